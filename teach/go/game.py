@@ -1,0 +1,636 @@
+"""The rules of Go as the Chinese rules state them (articles 1-9), on square boards from 2x2 to 19x19.
+
+Design: the board is incremental. Every stone points at its chain object, which keeps the chain's stones and
+its liberty set, so legality is decided from the four neighbours of the move without walking chains; the
+position hash is a Zobrist key updated by XOR; history is kept as hashes only. Every change is logged, so
+``undo`` restores the previous state exactly without replaying the game.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .coords import BadCoordinate, check_size, neighbours, parse_point, point_name, point_names
+
+EMPTY, BLACK, WHITE = 0, 1, 2
+COLOR_NAMES = {BLACK: "black", WHITE: "white"}
+_COLOR_WORDS = {"black": BLACK, "b": BLACK, "white": WHITE, "w": WHITE}
+
+ILLEGAL_REASONS = ("occupied", "suicide", "ko", "superko", "game-over")
+
+
+class IllegalMove(ValueError):
+    """A move the rules forbid. ``reason`` is one of ILLEGAL_REASONS."""
+
+    def __init__(self, reason: str, move: str = "", color: str = "") -> None:
+        self.reason = reason
+        self.move = move
+        self.color = color
+        where = f"{color} {move}: " if move else ""
+        super().__init__(f"{where}illegal move ({reason})")
+
+
+def parse_color(color: object) -> int:
+    if isinstance(color, int) and color in (BLACK, WHITE):
+        return color
+    if isinstance(color, str):
+        c = _COLOR_WORDS.get(color.strip().lower())
+        if c:
+            return c
+    raise ValueError(f"{color!r} is not a colour (use 'black' or 'white')")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rule options. The default is the Chinese rules: situational superko (art. 6), no suicide (art. 5)."""
+
+    superko: str = "situational"  # "situational" | "positional" | "none" (plain ko only)
+    suicide: bool = False  # True allows multi-stone suicide; single-stone suicide is never legal
+
+    def __post_init__(self) -> None:
+        if self.superko not in ("situational", "positional", "none"):
+            raise ValueError(f"unknown superko rule {self.superko!r}")
+
+
+CHINESE_RULES = Rules()
+
+
+class Chain:
+    """A string of connected stones of one colour and its liberties."""
+
+    __slots__ = ("color", "stones", "libs")
+
+    def __init__(self, color: int, stones: list[int], libs: set[int]) -> None:
+        self.color = color
+        self.stones = stones
+        self.libs = libs
+
+
+_rng = random.Random(20261129)
+_KEYS: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
+_WHITE_TO_MOVE = _rng.getrandbits(64)
+
+
+def _edge_masks(size: int) -> tuple[int, int, int]:
+    """Bitmasks of the whole board, of the points not in the first column and not in the last column."""
+    full = (1 << size * size) - 1
+    first_col = sum(1 << (r * size) for r in range(size))
+    last_col = first_col << (size - 1)
+    return full, full & ~first_col, full & ~last_col
+
+
+def zobrist_keys(size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Per-size keys indexed [colour][point] (colour 0 unused, so the colour int indexes directly)."""
+    keys = _KEYS.get(size)
+    if keys is None:
+        rng = random.Random(size * 7919 + 17)
+        n = size * size
+        keys = ((0,) * n, tuple(rng.getrandbits(64) for _ in range(n)), tuple(rng.getrandbits(64) for _ in range(n)))
+        _KEYS[size] = keys
+    return keys
+
+
+class Game:
+    """A game of Go under the Chinese rules. Points and moves are GTP text (``"D4"``, ``"pass"``)."""
+
+    def __init__(self, size: int = 19, komi: float = 7.5, rules: Rules = CHINESE_RULES, handicap: int = 0) -> None:
+        self.size = check_size(size)
+        self.komi = float(komi)
+        self.rules = rules
+        n = size * size
+        self._nb = neighbours(size)
+        self._names = point_names(size)
+        self._keys = zobrist_keys(size)
+        self.board: list[int] = [EMPTY] * n
+        self._chain: list[Chain | None] = [None] * n
+        self.hash = 0
+        self._empties: set[int] = set(range(n))
+        self._empty_bits = (1 << n) - 1
+        self._live: set[Chain] = set()  # every chain on the board
+        self._masks = _edge_masks(size)
+        self._ko = -1  # the point the side in _ko_color may not retake next move
+        self._ko_color = 0
+        self._to_move = BLACK
+        self._captures = [0, 0, 0]
+        self._passes = 0
+        self.resigned: str | None = None  # colour that resigned
+        self.handicap = 0
+        self.moves: list[tuple[int, int | None]] = []  # (colour, point or None for pass), in order played
+        self.notes: list[str] = []  # what a tolerant SGF replay had to forgive
+        self._log: list[tuple] = []
+        self._seen: dict[int, int] = {self._position_key(): 1}
+        if handicap:
+            from .handicap import place_fixed_handicap
+
+            place_fixed_handicap(self, handicap)
+
+    # ------------------------------------------------------------------ reading the position
+    @property
+    def to_play(self) -> str:
+        return COLOR_NAMES[self._to_move]
+
+    @to_play.setter
+    def to_play(self, color: str) -> None:
+        self._set_to_move(parse_color(color))
+
+    @property
+    def captures(self) -> dict[str, int]:
+        return {"black": self._captures[BLACK], "white": self._captures[WHITE]}
+
+    @property
+    def over(self) -> bool:
+        """Art. 7: the game ends by two passes in a row or by resignation."""
+        return self._passes >= 2 or self.resigned is not None
+
+    @property
+    def ko_point(self) -> str | None:
+        """The point the side to move may not retake this turn (plain ko), if any."""
+        if self._ko >= 0 and self._ko_color == self._to_move:
+            return self._names[self._ko]
+        return None
+
+    def point(self, move: str) -> int | None:
+        return parse_point(move, self.size)
+
+    def name(self, p: int | None) -> str:
+        return point_name(p, self.size)
+
+    def color_at(self, move: str) -> str | None:
+        p = self._require_point(move)
+        return COLOR_NAMES.get(self.board[p])
+
+    def board_rows(self) -> list[str]:
+        """Rows as text, top row first: X black, O white, . empty."""
+        chars = ".XO"
+        n, b = self.size, self.board
+        return ["".join(chars[b[r * n + c]] for c in range(n)) for r in range(n - 1, -1, -1)]
+
+    def chain_at(self, move: str) -> list[str]:
+        """Stones of the chain on this point, in GTP names (sorted); [] when empty."""
+        c = self._chain[self._require_point(move)]
+        return sorted((self._names[s] for s in c.stones), key=self._sort_key) if c else []
+
+    def liberties(self, move: str) -> list[str]:
+        """Liberties of the chain on this point (sorted GTP names); [] when empty."""
+        c = self._chain[self._require_point(move)]
+        return sorted((self._names[s] for s in c.libs), key=self._sort_key) if c else []
+
+    def chains(self) -> list[Chain]:
+        """Every chain on the board (internal objects: read, never modify), ordered by their lowest point."""
+        return sorted(self._live, key=lambda c: min(c.stones))
+
+    def _sort_key(self, name: str) -> int:
+        return self._names.index(name)
+
+    def _require_point(self, move: str) -> int:
+        p = parse_point(move, self.size)
+        if p is None:
+            raise BadCoordinate(move, self.size, "a point is needed here, not a pass")
+        return p
+
+    # ------------------------------------------------------------------ hashes and history
+    def _position_key(self, h: int | None = None, to_move: int | None = None) -> int:
+        h = self.hash if h is None else h
+        if self.rules.superko == "situational":
+            if (self._to_move if to_move is None else to_move) == WHITE:
+                return h ^ _WHITE_TO_MOVE
+        return h
+
+    def recompute_hash(self) -> int:
+        """The Zobrist hash computed from scratch (tests compare it with the incremental one)."""
+        keys = self._keys
+        h = 0
+        for p, c in enumerate(self.board):
+            if c:
+                h ^= keys[c][p]
+        return h
+
+    def _set_to_move(self, color: int) -> None:
+        if color != self._to_move:
+            self._log.append(("turn", self._to_move))
+            self._to_move = color
+
+    # ------------------------------------------------------------------ moves
+    def play(self, move: str, color: str | None = None, *, allow_repeat: bool = False) -> list[str]:
+        """Play a move (GTP text or ``pass``) for ``color`` (default: the side to move).
+
+        Returns the names of the captured stones. Raises IllegalMove (state unchanged) or BadCoordinate.
+        ``allow_repeat`` skips the ko and superko checks: records made under other rules must still replay.
+        """
+        c = self._to_move if color is None else parse_color(color)
+        p = parse_point(move, self.size)
+        if p is None:
+            self.pass_move(c)
+            return []
+        captured = self.play_point(p, c, allow_repeat)
+        names = self._names
+        return [names[s] for s in captured]
+
+    def pass_move(self, color: int | None = None) -> None:
+        c = self._to_move if color is None else color
+        if self.over:
+            raise IllegalMove("game-over", "pass", COLOR_NAMES[c])
+        self._log.append(("pass", self._ko, self._ko_color, self._to_move, self._passes))
+        self._ko = -1
+        self._passes += 1
+        self._to_move = 3 - c
+        self.moves.append((c, None))
+        self._remember()
+
+    def _remember(self) -> None:
+        key = self._position_key()
+        self._seen[key] = self._seen.get(key, 0) + 1
+
+    def _forget(self) -> None:
+        key = self._position_key()
+        left = self._seen[key] - 1
+        if left:
+            self._seen[key] = left
+        else:
+            del self._seen[key]
+
+    def play_point(self, p: int, color: int, allow_repeat: bool = False) -> list[int]:
+        """Play at point index ``p``; returns the captured point indices. The hot path of the engine."""
+        board = self.board
+        if board[p]:
+            raise IllegalMove("occupied", self._names[p], COLOR_NAMES[color])
+        if self._passes >= 2 or self.resigned is not None:
+            raise IllegalMove("game-over", self._names[p], COLOR_NAMES[color])
+        if p == self._ko and color == self._ko_color and not allow_repeat:
+            raise IllegalMove("ko", self._names[p], COLOR_NAMES[color])
+        chain = self._chain
+        opp = 3 - color
+        empties = []
+        own: list[Chain] = []
+        opp_adj: list[Chain] = []
+        captured: list[Chain] = []
+        for q in self._nb[p]:
+            ch = chain[q]
+            if ch is None:
+                empties.append(q)
+            elif ch.color == color:
+                if ch not in own:
+                    own.append(ch)
+            elif ch not in opp_adj:
+                opp_adj.append(ch)
+                if len(ch.libs) == 1:
+                    captured.append(ch)
+        if not empties and not captured:
+            for ch in own:
+                if len(ch.libs) > 1:
+                    break
+            else:
+                return self._suicide(p, color, own, allow_repeat)
+
+        keys = self._keys
+        h = self.hash ^ keys[color][p]
+        if captured:
+            okeys = keys[opp]
+            for ch in captured:
+                for s in ch.stones:
+                    h ^= okeys[s]
+        superko = self.rules.superko
+        if superko != "none" and not allow_repeat:
+            key = h ^ _WHITE_TO_MOVE if superko == "situational" and opp == WHITE else h
+            if key in self._seen:
+                raise IllegalMove("superko", self._names[p], COLOR_NAMES[color])
+
+        # -- the move is legal: change the position and log how to take it back
+        log = (p, color, self.hash, self._ko, self._ko_color, self._to_move, self._passes)
+        board[p] = color
+        self._empties.discard(p)
+        self._empty_bits ^= 1 << p
+        for ch in opp_adj:
+            ch.libs.discard(p)
+        if not own:
+            base = Chain(color, [p], set(empties))
+            chain[p] = base
+            self._live.add(base)
+            old_len, old_libs, absorbed = 0, None, ()
+        else:
+            base = own[0]
+            if len(own) > 1:
+                for ch in own:
+                    if len(ch.stones) > len(base.stones):
+                        base = ch
+                absorbed = [ch for ch in own if ch is not base]
+            else:
+                absorbed = ()
+            old_len, old_libs = len(base.stones), base.libs
+            libs = old_libs.union(empties)
+            stones = base.stones
+            stones.append(p)
+            chain[p] = base
+            for ch in absorbed:
+                libs |= ch.libs
+                stones.extend(ch.stones)
+                self._live.discard(ch)
+                for s in ch.stones:
+                    chain[s] = base
+            libs.discard(p)
+            base.libs = libs
+        removed: list[int] = []
+        if captured:
+            nb = self._nb
+            live = self._live
+            for ch in captured:
+                for s in ch.stones:
+                    board[s] = EMPTY
+                    chain[s] = None
+                removed.extend(ch.stones)
+                live.discard(ch)
+            self._empties.update(removed)
+            bits = 0
+            for s in removed:
+                bits |= 1 << s
+            self._empty_bits ^= bits
+            for s in removed:
+                for q in nb[s]:
+                    ch = chain[q]
+                    if ch is not None:
+                        ch.libs.add(s)
+            self._captures[color] += len(removed)
+        self.hash = h
+        # plain ko: one stone took one stone and is left with that single liberty
+        if len(removed) == 1 and len(base.stones) == 1 and len(base.libs) == 1:
+            self._ko = removed[0]
+            self._ko_color = opp
+        else:
+            self._ko = -1
+        self._to_move = opp
+        self._passes = 0
+        self.moves.append((color, p))
+        self._log.append(("move", log, base, old_len, old_libs, absorbed, opp_adj, captured))
+        key = h ^ _WHITE_TO_MOVE if superko == "situational" and opp == WHITE else h
+        self._seen[key] = self._seen.get(key, 0) + 1
+        return removed
+
+    def _suicide(self, p: int, color: int, own: list[Chain], allow_repeat: bool) -> list[int]:
+        """Art. 5: a move that leaves its own stones without liberties and captures nothing is forbidden.
+
+        Under the suicide-allowed option a multi-stone suicide removes the mover's own chain."""
+        if not (own and self.rules.suicide):
+            raise IllegalMove("suicide", self._names[p], COLOR_NAMES[color])
+        removed = sorted({s for ch in own for s in ch.stones})
+        h = self.hash
+        for s in removed:
+            h ^= self._keys[color][s]
+        key = self._position_key(h, 3 - color)
+        if self.rules.superko != "none" and not allow_repeat and key in self._seen:
+            raise IllegalMove("superko", self._names[p], COLOR_NAMES[color])
+        snap = self._snapshot()
+        for s in removed:
+            self.board[s] = EMPTY
+        self._captures[3 - color] += len(removed)
+        self._rebuild()
+        self._ko = -1
+        self._to_move = 3 - color
+        self._passes = 0
+        self.moves.append((color, p))
+        self._log.append(("snapshot", snap))
+        self._remember()
+        return []
+
+    def resign(self, color: str | None = None) -> None:
+        c = self._to_move if color is None else parse_color(color)
+        if self.over:
+            raise IllegalMove("game-over", "resign", COLOR_NAMES[c])
+        self._log.append(("resign",))
+        self.resigned = COLOR_NAMES[c]
+
+    def undo(self) -> None:
+        """Take back the last action (move, pass, resignation, setup), restoring everything exactly."""
+        if not self._log:
+            raise IndexError("nothing to undo")
+        entry = self._log.pop()
+        kind = entry[0]
+        if kind == "move":
+            self._forget()
+            self._undo_move(*entry[1:])
+            self.moves.pop()
+        elif kind == "pass":
+            self._forget()
+            self._ko, self._ko_color, self._to_move, self._passes = entry[1:]
+            self.moves.pop()
+        elif kind == "snapshot":
+            self._forget()
+            self._restore(entry[1])
+        elif kind == "resign":
+            self.resigned = None
+        elif kind == "turn":
+            self._to_move = entry[1]
+
+    def _undo_move(self, log, base, old_len, old_libs, absorbed, opp_adj, captured) -> None:
+        p, color, h, ko, ko_color, to_move, passes = log
+        board, chain, nb = self.board, self._chain, self._nb
+        opp = 3 - color
+        empties = self._empties
+        if captured:
+            n = 0
+            for ch in captured:
+                self._live.add(ch)
+                for s in ch.stones:
+                    board[s] = opp
+                    chain[s] = ch
+                    empties.discard(s)
+                    self._empty_bits ^= 1 << s
+                    n += 1
+                    for q in nb[s]:
+                        d = chain[q]
+                        if d is not None and d.color == color:
+                            d.libs.discard(s)
+            self._captures[color] -= n
+        for ch in opp_adj:
+            ch.libs.add(p)
+        board[p] = EMPTY
+        chain[p] = None
+        empties.add(p)
+        self._empty_bits ^= 1 << p
+        if old_libs is None:
+            self._live.discard(base)
+        else:
+            del base.stones[old_len:]
+            base.libs = old_libs
+            for ch in absorbed:
+                self._live.add(ch)
+                for s in ch.stones:
+                    chain[s] = ch
+        self.hash, self._ko, self._ko_color, self._to_move, self._passes = h, ko, ko_color, to_move, passes
+
+    # ------------------------------------------------------------------ setup (handicap, SGF AB/AW/AE)
+    def setup(self, black=(), white=(), empty=()) -> None:
+        """Place or remove stones without playing moves (handicap stones, SGF AB/AW/AE).
+
+        A setup that would leave a chain without liberties is refused (ValueError) and changes nothing."""
+        points = {}
+        for color, moves in ((EMPTY, empty), (BLACK, black), (WHITE, white)):
+            for m in moves:
+                points[self._require_point(m) if isinstance(m, str) else m] = color
+        snap = self._snapshot()
+        for p, color in points.items():
+            self.board[p] = color
+        self._rebuild()
+        dead = [c for c in self.chains() if not c.libs]
+        if dead:
+            self._restore(snap)
+            names = sorted(self._names[s] for c in dead for s in c.stones)
+            raise ValueError(f"setup leaves stones without liberties: {', '.join(names)}")
+        self._ko = -1
+        self._log.append(("snapshot", snap))
+        self._remember()
+
+    def _snapshot(self) -> tuple:
+        return (self.board[:], self.hash, self._ko, self._ko_color, self._to_move, self._passes,
+                self._captures[:], len(self.moves), self.handicap)
+
+    def _restore(self, snap: tuple) -> None:
+        board, self.hash, self._ko, self._ko_color, self._to_move, self._passes, caps, nmoves, self.handicap = snap
+        self.board[:] = board
+        self._captures = caps[:]
+        del self.moves[nmoves:]
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Recompute chains, liberties and the hash from the board (after setup or a snapshot restore)."""
+        board, nb = self.board, self._nb
+        chain: list[Chain | None] = [None] * len(board)
+        for p, color in enumerate(board):
+            if color and chain[p] is None:
+                ch = Chain(color, [], set())
+                stack = [p]
+                chain[p] = ch
+                while stack:
+                    s = stack.pop()
+                    ch.stones.append(s)
+                    for q in nb[s]:
+                        c = board[q]
+                        if c == EMPTY:
+                            ch.libs.add(q)
+                        elif c == color and chain[q] is None:
+                            chain[q] = ch
+                            stack.append(q)
+        self._chain = chain
+        self._live = {c for c in chain if c is not None}
+        self._empties = {p for p, c in enumerate(board) if c == EMPTY}
+        self._empty_bits = sum(1 << p for p in self._empties)
+        self.hash = self.recompute_hash()
+
+    # ------------------------------------------------------------------ legality
+    def is_legal(self, move: str, color: str | None = None) -> bool:
+        c = self._to_move if color is None else parse_color(color)
+        p = parse_point(move, self.size)
+        if p is None:
+            return not self.over
+        return self.is_legal_point(p, c)
+
+    def why_illegal(self, move: str, color: str | None = None) -> str | None:
+        """The reason a move is illegal, or None when it is legal (tries the move and takes it back)."""
+        try:
+            self.play(move, color)
+        except IllegalMove as e:
+            return e.reason
+        self.undo()
+        return None
+
+    def is_legal_point(self, p: int, color: int) -> bool:
+        if self.board[p] or self.over:
+            return False
+        if p == self._ko and color == self._ko_color:
+            return False
+        chain = self._chain
+        captured: list[Chain] = []
+        liberty = False
+        for q in self._nb[p]:
+            ch = chain[q]
+            if ch is None:
+                liberty = True
+            elif ch.color == color:
+                if len(ch.libs) > 1:
+                    liberty = True
+            elif len(ch.libs) == 1 and ch not in captured:
+                captured.append(ch)
+        if not liberty and not captured:
+            if not self.rules.suicide:
+                return False
+            return self.why_illegal(self._names[p], COLOR_NAMES[color]) is None
+        superko = self.rules.superko
+        if superko == "none":
+            return True
+        keys = self._keys
+        h = self.hash ^ keys[color][p]
+        for ch in captured:
+            okeys = keys[3 - color]
+            for s in ch.stones:
+                h ^= okeys[s]
+        if superko == "situational" and color == BLACK:
+            h ^= _WHITE_TO_MOVE
+        return h not in self._seen
+
+    def legal_points(self, color: int | None = None) -> list[int]:
+        """Every legal point (index) for ``color`` (default: the side to move), in index order.
+
+        Most empty points have an empty neighbour and capture nothing, so they are legal unless they repeat a
+        position: those are taken as a set at once. Only the few crowded points (no empty neighbour), the
+        liberties of opponent chains in atari (captures change the hash) and the ko point are checked one by one.
+        """
+        c = self._to_move if color is None else color
+        if self.over:
+            return []
+        e = self._empty_bits
+        n = self.size
+        full, not_left, not_right = self._masks
+        crowded = e & ~(((e >> 1) & not_right) | ((e << 1) & not_left) | (e >> n) | ((e << n) & full))
+        special: set[int] = set()
+        while crowded:
+            low = crowded & -crowded
+            special.add(low.bit_length() - 1)
+            crowded ^= low
+        opp = 3 - c
+        for ch in self._live:
+            if ch.color == opp and len(ch.libs) == 1:
+                special |= ch.libs
+        if self._ko >= 0 and self._ko_color == c:
+            special.add(self._ko)
+        plain = self._empties - special
+        superko = self.rules.superko
+        if superko != "none":
+            seen = self._seen
+            keys = self._keys[c]
+            base = self.hash ^ _WHITE_TO_MOVE if superko == "situational" and c == BLACK else self.hash
+            plain = [p for p in plain if base ^ keys[p] not in seen]
+        else:
+            plain = list(plain)
+        is_legal = self.is_legal_point
+        plain.extend(p for p in special if is_legal(p, c))
+        plain.sort()
+        return plain
+
+    def legal_moves(self, color: str | None = None) -> list[str]:
+        """Every legal point for ``color`` (default: the side to move) as GTP names; pass is not listed."""
+        c = self._to_move if color is None else parse_color(color)
+        names = self._names
+        return [names[p] for p in self.legal_points(c)]
+
+    # ------------------------------------------------------------------ SGF and scoring live in their modules
+    @classmethod
+    def from_sgf(cls, data, strict: bool = False, move_number: int | None = None) -> "Game":
+        from .record import game_from_sgf
+
+        return game_from_sgf(data, strict=strict, move_number=move_number)
+
+    def to_sgf(self) -> str:
+        from .record import game_to_sgf
+
+        return game_to_sgf(self)
+
+    def score(self, dead=()):
+        from .scoring import score
+
+        return score(self, dead)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.size}x{self.size} {len(self.moves)} moves, {self.to_play} to play>"
+
+    def __str__(self) -> str:
+        return "\n".join(self.board_rows())
