@@ -41,6 +41,15 @@ def _name_index(size: int) -> dict[str, int]:
     return {name: p for p, name in enumerate(point_names(size))}
 
 
+@lru_cache(maxsize=None)
+def point_index(size: int) -> dict[str, int]:
+    """Exact-text lookup for the common spellings ("D4", "d4"): the fast path before full parsing."""
+    names = point_names(size)
+    index = {name: p for p, name in enumerate(names)}
+    index.update({name.lower(): p for p, name in enumerate(names)})
+    return index
+
+
 def parse_point(text: object, size: int) -> int | None:
     """GTP text -> point index, or None for ``pass``. Raises BadCoordinate naming the input."""
     if not isinstance(text, str):

@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .coords import BadCoordinate, check_size, neighbours, parse_point, point_name, point_names
+from .coords import BadCoordinate, check_size, neighbours, parse_point, point_index, point_name, point_names
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 COLOR_NAMES = {BLACK: "black", WHITE: "white"}
-_COLOR_WORDS = {"black": BLACK, "b": BLACK, "white": WHITE, "w": WHITE}
+_COLOR_WORDS = {"black": BLACK, "b": BLACK, "white": WHITE, "w": WHITE, "B": BLACK, "W": WHITE, BLACK: BLACK, WHITE: WHITE}
 
 ILLEGAL_REASONS = ("occupied", "suicide", "ko", "superko", "game-over")
 
@@ -80,6 +80,10 @@ def _edge_masks(size: int) -> tuple[int, int, int]:
     return full, full & ~first_col, full & ~last_col
 
 
+def bits_table(size: int) -> tuple[int, ...]:
+    return tuple(1 << p for p in range(size * size))
+
+
 def zobrist_keys(size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """Per-size keys indexed [colour][point] (colour 0 unused, so the colour int indexes directly)."""
     keys = _KEYS.get(size)
@@ -98,9 +102,11 @@ class Game:
         self.size = check_size(size)
         self.komi = float(komi)
         self.rules = rules
+        self._bits = bits_table(size)
         n = size * size
         self._nb = neighbours(size)
         self._names = point_names(size)
+        self._index = point_index(size)
         self._keys = zobrist_keys(size)
         self.board: list[int] = [EMPTY] * n
         self._chain: list[Chain | None] = [None] * n
@@ -118,12 +124,25 @@ class Game:
         self.handicap = 0
         self.moves: list[tuple[int, int | None]] = []  # (colour, point or None for pass), in order played
         self.notes: list[str] = []  # what a tolerant SGF replay had to forgive
+        self.info: dict[str, str] = {}  # record properties such as PB, PW, RE, DT (from SGF)
+        self.setups: list[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []  # (moves before, B, W, empty)
         self._log: list[tuple] = []
-        self._seen: dict[int, int] = {self._position_key(): 1}
+        self._seen: set[int] = {self._position_key()}  # every position so far (art. 6), as hash keys
+        self._repeats: dict[int, int] = {}  # keys reached more than once (only records with repetition)
         if handicap:
             from .handicap import place_fixed_handicap
 
             place_fixed_handicap(self, handicap)
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @rules.setter
+    def rules(self, rules: Rules) -> None:
+        self._rules = rules
+        self._superko = rules.superko != "none"
+        self._situational = rules.superko == "situational"
 
     # ------------------------------------------------------------------ reading the position
     @property
@@ -218,18 +237,22 @@ class Game:
         Returns the names of the captured stones. Raises IllegalMove (state unchanged) or BadCoordinate.
         ``allow_repeat`` skips the ko and superko checks: records made under other rules must still replay.
         """
-        c = self._to_move if color is None else parse_color(color)
-        p = parse_point(move, self.size)
+        c = self._to_move if color is None else (_COLOR_WORDS.get(color) or parse_color(color))
+        p = self._index.get(move)
         if p is None:
-            self.pass_move(c)
-            return []
+            p = parse_point(move, self.size)
+            if p is None:
+                self.pass_move(c)
+                return []
         captured = self.play_point(p, c, allow_repeat)
-        names = self._names
-        return [names[s] for s in captured]
+        if captured:
+            names = self._names
+            return [names[s] for s in captured]
+        return []
 
     def pass_move(self, color: int | None = None) -> None:
         c = self._to_move if color is None else color
-        if self.over:
+        if self.resigned is not None:  # passing after two passes changes nothing, so it stays allowed
             raise IllegalMove("game-over", "pass", COLOR_NAMES[c])
         self._log.append(("pass", self._ko, self._ko_color, self._to_move, self._passes))
         self._ko = -1
@@ -240,31 +263,34 @@ class Game:
 
     def _remember(self) -> None:
         key = self._position_key()
-        self._seen[key] = self._seen.get(key, 0) + 1
+        if key in self._seen:
+            self._repeats[key] = self._repeats.get(key, 0) + 1
+        else:
+            self._seen.add(key)
 
     def _forget(self) -> None:
+        """Drop the current position from the history (undo); a position reached twice stays once."""
         key = self._position_key()
-        left = self._seen[key] - 1
-        if left:
-            self._seen[key] = left
+        extra = self._repeats.get(key)
+        if extra:
+            if extra == 1:
+                del self._repeats[key]
+            else:
+                self._repeats[key] = extra - 1
         else:
-            del self._seen[key]
+            self._seen.discard(key)
 
     def play_point(self, p: int, color: int, allow_repeat: bool = False) -> list[int]:
         """Play at point index ``p``; returns the captured point indices. The hot path of the engine."""
         board = self.board
-        if board[p]:
-            raise IllegalMove("occupied", self._names[p], COLOR_NAMES[color])
-        if self._passes >= 2 or self.resigned is not None:
-            raise IllegalMove("game-over", self._names[p], COLOR_NAMES[color])
-        if p == self._ko and color == self._ko_color and not allow_repeat:
-            raise IllegalMove("ko", self._names[p], COLOR_NAMES[color])
+        if board[p] or self._passes >= 2 or self.resigned is not None or (
+                p == self._ko and color == self._ko_color and not allow_repeat):
+            self._refuse(p, color)
         chain = self._chain
-        opp = 3 - color
         empties = []
-        own: list[Chain] = []
-        opp_adj: list[Chain] = []
-        captured: list[Chain] = []
+        own = []
+        opp_adj = []
+        captured = []
         for q in self._nb[p]:
             ch = chain[q]
             if ch is None:
@@ -283,77 +309,54 @@ class Game:
             else:
                 return self._suicide(p, color, own, allow_repeat)
 
-        keys = self._keys
-        h = self.hash ^ keys[color][p]
+        opp = 3 - color
+        h = self.hash ^ self._keys[color][p]
         if captured:
-            okeys = keys[opp]
+            okeys = self._keys[opp]
             for ch in captured:
                 for s in ch.stones:
                     h ^= okeys[s]
-        superko = self.rules.superko
-        if superko != "none" and not allow_repeat:
-            key = h ^ _WHITE_TO_MOVE if superko == "situational" and opp == WHITE else h
-            if key in self._seen:
-                raise IllegalMove("superko", self._names[p], COLOR_NAMES[color])
+        key = h ^ _WHITE_TO_MOVE if opp == WHITE and self._situational else h
+        if key in self._seen and self._superko and not allow_repeat:
+            raise IllegalMove("superko", self._names[p], COLOR_NAMES[color])
 
         # -- the move is legal: change the position and log how to take it back
-        log = (p, color, self.hash, self._ko, self._ko_color, self._to_move, self._passes)
         board[p] = color
         self._empties.discard(p)
-        self._empty_bits ^= 1 << p
+        self._empty_bits ^= self._bits[p]
         for ch in opp_adj:
             ch.libs.discard(p)
         if not own:
             base = Chain(color, [p], set(empties))
             chain[p] = base
             self._live.add(base)
-            old_len, old_libs, absorbed = 0, None, ()
+            old_len = old_libs = absorbed = None
         else:
             base = own[0]
-            if len(own) > 1:
-                for ch in own:
-                    if len(ch.stones) > len(base.stones):
-                        base = ch
-                absorbed = [ch for ch in own if ch is not base]
-            else:
-                absorbed = ()
             old_len, old_libs = len(base.stones), base.libs
             libs = old_libs.union(empties)
-            stones = base.stones
-            stones.append(p)
+            base.stones.append(p)
             chain[p] = base
-            for ch in absorbed:
-                libs |= ch.libs
-                stones.extend(ch.stones)
-                self._live.discard(ch)
-                for s in ch.stones:
-                    chain[s] = base
+            if len(own) > 1:
+                absorbed = own[1:]
+                stones = base.stones
+                live = self._live
+                for ch in absorbed:
+                    libs |= ch.libs
+                    stones += ch.stones
+                    for s in ch.stones:
+                        chain[s] = base
+                    live.discard(ch)
+            else:
+                absorbed = None
             libs.discard(p)
             base.libs = libs
-        removed: list[int] = []
-        if captured:
-            nb = self._nb
-            live = self._live
-            for ch in captured:
-                for s in ch.stones:
-                    board[s] = EMPTY
-                    chain[s] = None
-                removed.extend(ch.stones)
-                live.discard(ch)
-            self._empties.update(removed)
-            bits = 0
-            for s in removed:
-                bits |= 1 << s
-            self._empty_bits ^= bits
-            for s in removed:
-                for q in nb[s]:
-                    ch = chain[q]
-                    if ch is not None:
-                        ch.libs.add(s)
-            self._captures[color] += len(removed)
+        removed = self._capture(captured, color) if captured else captured
+        self._log.append((p, color, self.hash, self._ko, self._ko_color, self._to_move, self._passes,
+                          base, old_len, old_libs, absorbed, opp_adj, captured))
         self.hash = h
         # plain ko: one stone took one stone and is left with that single liberty
-        if len(removed) == 1 and len(base.stones) == 1 and len(base.libs) == 1:
+        if len(removed) == 1 and old_len is None and len(base.libs) == 1:
             self._ko = removed[0]
             self._ko_color = opp
         else:
@@ -361,10 +364,40 @@ class Game:
         self._to_move = opp
         self._passes = 0
         self.moves.append((color, p))
-        self._log.append(("move", log, base, old_len, old_libs, absorbed, opp_adj, captured))
-        key = h ^ _WHITE_TO_MOVE if superko == "situational" and opp == WHITE else h
-        self._seen[key] = self._seen.get(key, 0) + 1
+        if key in self._seen:
+            self._repeats[key] = self._repeats.get(key, 0) + 1
+        else:
+            self._seen.add(key)
         return removed
+
+    def _capture(self, captured: list[Chain], color: int) -> list[int]:
+        board, chain, nb, live = self.board, self._chain, self._nb, self._live
+        removed: list[int] = []
+        for ch in captured:
+            for s in ch.stones:
+                board[s] = EMPTY
+                chain[s] = None
+            removed += ch.stones
+            live.discard(ch)
+        self._empties.update(removed)
+        bits = self._bits
+        e = self._empty_bits
+        for s in removed:
+            e ^= bits[s]
+            for q in nb[s]:
+                ch = chain[q]
+                if ch is not None:
+                    ch.libs.add(s)
+        self._empty_bits = e
+        self._captures[color] += len(removed)
+        return removed
+
+    def _refuse(self, p: int, color: int) -> None:
+        if self.board[p]:
+            raise IllegalMove("occupied", self._names[p], COLOR_NAMES[color])
+        if self.over:
+            raise IllegalMove("game-over", self._names[p], COLOR_NAMES[color])
+        raise IllegalMove("ko", self._names[p], COLOR_NAMES[color])
 
     def _suicide(self, p: int, color: int, own: list[Chain], allow_repeat: bool) -> list[int]:
         """Art. 5: a move that leaves its own stones without liberties and captures nothing is forbidden.
@@ -405,9 +438,9 @@ class Game:
             raise IndexError("nothing to undo")
         entry = self._log.pop()
         kind = entry[0]
-        if kind == "move":
+        if type(kind) is int:  # a stone move (see play_point)
             self._forget()
-            self._undo_move(*entry[1:])
+            self._undo_move(*entry)
             self.moves.pop()
         elif kind == "pass":
             self._forget()
@@ -416,25 +449,31 @@ class Game:
         elif kind == "snapshot":
             self._forget()
             self._restore(entry[1])
+        elif kind == "setup":
+            self._forget()
+            self.setups.pop()
+            self._restore(entry[1])
+        elif kind == "resume":
+            self._passes = entry[1]
         elif kind == "resign":
             self.resigned = None
         elif kind == "turn":
             self._to_move = entry[1]
 
-    def _undo_move(self, log, base, old_len, old_libs, absorbed, opp_adj, captured) -> None:
-        p, color, h, ko, ko_color, to_move, passes = log
+    def _undo_move(self, p, color, h, ko, ko_color, to_move, passes, base, old_len, old_libs, absorbed, opp_adj,
+                   captured) -> None:
         board, chain, nb = self.board, self._chain, self._nb
         opp = 3 - color
-        empties = self._empties
+        empties, bits, live = self._empties, self._bits, self._live
         if captured:
             n = 0
             for ch in captured:
-                self._live.add(ch)
+                live.add(ch)
                 for s in ch.stones:
                     board[s] = opp
                     chain[s] = ch
                     empties.discard(s)
-                    self._empty_bits ^= 1 << s
+                    self._empty_bits ^= bits[s]
                     n += 1
                     for q in nb[s]:
                         d = chain[q]
@@ -446,16 +485,17 @@ class Game:
         board[p] = EMPTY
         chain[p] = None
         empties.add(p)
-        self._empty_bits ^= 1 << p
+        self._empty_bits ^= bits[p]
         if old_libs is None:
-            self._live.discard(base)
+            live.discard(base)
         else:
             del base.stones[old_len:]
             base.libs = old_libs
-            for ch in absorbed:
-                self._live.add(ch)
-                for s in ch.stones:
-                    chain[s] = ch
+            if absorbed:
+                for ch in absorbed:
+                    live.add(ch)
+                    for s in ch.stones:
+                        chain[s] = ch
         self.hash, self._ko, self._ko_color, self._to_move, self._passes = h, ko, ko_color, to_move, passes
 
     # ------------------------------------------------------------------ setup (handicap, SGF AB/AW/AE)
@@ -477,8 +517,16 @@ class Game:
             names = sorted(self._names[s] for c in dead for s in c.stones)
             raise ValueError(f"setup leaves stones without liberties: {', '.join(names)}")
         self._ko = -1
-        self._log.append(("snapshot", snap))
+        self._log.append(("setup", snap))
+        self.setups.append((len(self.moves),) + tuple(
+            tuple(sorted(p for p, c in points.items() if c == color)) for color in (BLACK, WHITE, EMPTY)))
         self._remember()
+
+    def resume(self) -> None:
+        """Clear a finished game's passes so play goes on (records and GTP sessions keep playing after passes)."""
+        if self._passes:
+            self._log.append(("resume", self._passes))
+            self._passes = 0
 
     def _snapshot(self) -> tuple:
         return (self.board[:], self.hash, self._ko, self._ko_color, self._to_move, self._passes,
@@ -614,10 +662,12 @@ class Game:
 
     # ------------------------------------------------------------------ SGF and scoring live in their modules
     @classmethod
-    def from_sgf(cls, data, strict: bool = False, move_number: int | None = None) -> "Game":
+    def from_sgf(cls, data, strict: bool = False, move_number: int | None = None,
+                 until_point: str | None = None) -> "Game":
+        """Replay an SGF record (bytes or text); see ``teach.go.record.game_from_sgf``."""
         from .record import game_from_sgf
 
-        return game_from_sgf(data, strict=strict, move_number=move_number)
+        return game_from_sgf(data, strict=strict, move_number=move_number, until_point=until_point)
 
     def to_sgf(self) -> str:
         from .record import game_to_sgf
