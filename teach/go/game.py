@@ -142,7 +142,7 @@ class Game:
     def rules(self, rules: Rules) -> None:
         self._rules = rules
         self._superko = rules.superko != "none"
-        self._situational = rules.superko == "situational"
+        self._positional = rules.superko == "positional"
 
     # ------------------------------------------------------------------ reading the position
     @property
@@ -210,11 +210,14 @@ class Game:
 
     # ------------------------------------------------------------------ hashes and history
     def _position_key(self, h: int | None = None, to_move: int | None = None) -> int:
+        """History keys always include the side to move, so the superko rule can change mid-game:
+        positional superko looks a position up with either side to move."""
         h = self.hash if h is None else h
-        if self.rules.superko == "situational":
-            if (self._to_move if to_move is None else to_move) == WHITE:
-                return h ^ _WHITE_TO_MOVE
-        return h
+        return h ^ _WHITE_TO_MOVE if (self._to_move if to_move is None else to_move) == WHITE else h
+
+    def _repeats_position(self, key: int) -> bool:
+        seen = self._seen
+        return key in seen or (self._positional and key ^ _WHITE_TO_MOVE in seen)
 
     def recompute_hash(self) -> int:
         """The Zobrist hash computed from scratch (tests compare it with the incremental one)."""
@@ -226,9 +229,13 @@ class Game:
         return h
 
     def _set_to_move(self, color: int) -> None:
+        """Hand the turn to ``color`` by fiat (after setup, a record's PL): the position now remembered as faced
+        is the one with ``color`` to move, not the one that was never played from."""
         if color != self._to_move:
+            self._forget()
             self._log.append(("turn", self._to_move))
             self._to_move = color
+            self._remember()
 
     # ------------------------------------------------------------------ moves
     def play(self, move: str, color: str | None = None, *, allow_repeat: bool = False) -> list[str]:
@@ -252,7 +259,7 @@ class Game:
 
     def pass_move(self, color: int | None = None) -> None:
         c = self._to_move if color is None else color
-        if self.resigned is not None:  # passing after two passes changes nothing, so it stays allowed
+        if self.over:
             raise IllegalMove("game-over", "pass", COLOR_NAMES[c])
         self._log.append(("pass", self._ko, self._ko_color, self._to_move, self._passes))
         self._ko = -1
@@ -316,8 +323,9 @@ class Game:
             for ch in captured:
                 for s in ch.stones:
                     h ^= okeys[s]
-        key = h ^ _WHITE_TO_MOVE if opp == WHITE and self._situational else h
-        if key in self._seen and self._superko and not allow_repeat:
+        key = h ^ _WHITE_TO_MOVE if opp == WHITE else h
+        if self._superko and not allow_repeat and (key in self._seen or (
+                self._positional and key ^ _WHITE_TO_MOVE in self._seen)):
             raise IllegalMove("superko", self._names[p], COLOR_NAMES[color])
 
         # -- the move is legal: change the position and log how to take it back
@@ -393,10 +401,10 @@ class Game:
         return removed
 
     def _refuse(self, p: int, color: int) -> None:
-        if self.board[p]:
-            raise IllegalMove("occupied", self._names[p], COLOR_NAMES[color])
         if self.over:
             raise IllegalMove("game-over", self._names[p], COLOR_NAMES[color])
+        if self.board[p]:
+            raise IllegalMove("occupied", self._names[p], COLOR_NAMES[color])
         raise IllegalMove("ko", self._names[p], COLOR_NAMES[color])
 
     def _suicide(self, p: int, color: int, own: list[Chain], allow_repeat: bool) -> list[int]:
@@ -410,12 +418,12 @@ class Game:
         for s in removed:
             h ^= self._keys[color][s]
         key = self._position_key(h, 3 - color)
-        if self.rules.superko != "none" and not allow_repeat and key in self._seen:
+        if self._superko and not allow_repeat and self._repeats_position(key):
             raise IllegalMove("superko", self._names[p], COLOR_NAMES[color])
         snap = self._snapshot()
         for s in removed:
             self.board[s] = EMPTY
-        self._captures[3 - color] += len(removed)
+        self._captures[3 - color] += len(removed) + 1  # the stone just played goes with its chain
         self._rebuild()
         self._ko = -1
         self._to_move = 3 - color
@@ -458,7 +466,9 @@ class Game:
         elif kind == "resign":
             self.resigned = None
         elif kind == "turn":
+            self._forget()
             self._to_move = entry[1]
+            self._remember()
 
     def _undo_move(self, p, color, h, ko, ko_color, to_move, passes, base, old_len, old_libs, absorbed, opp_adj,
                    captured) -> None:
@@ -529,15 +539,25 @@ class Game:
             self._passes = 0
 
     def _snapshot(self) -> tuple:
-        return (self.board[:], self.hash, self._ko, self._ko_color, self._to_move, self._passes,
-                self._captures[:], len(self.moves), self.handicap)
+        """Everything a setup or a suicide changes. Chain objects are kept by identity (with copies of their
+        contents), because the undo records of earlier moves point at them."""
+        chains = tuple((c, c.stones[:], set(c.libs)) for c in self._live)
+        return (self.board[:], self._chain[:], chains, self.hash, self._ko, self._ko_color, self._to_move,
+                self._passes, self._captures[:], len(self.moves), self.handicap)
 
     def _restore(self, snap: tuple) -> None:
-        board, self.hash, self._ko, self._ko_color, self._to_move, self._passes, caps, nmoves, self.handicap = snap
+        (board, chain, chains, self.hash, self._ko, self._ko_color, self._to_move, self._passes, caps, nmoves,
+         self.handicap) = snap
         self.board[:] = board
+        self._chain = chain[:]
+        for c, stones, libs in chains:
+            c.stones = stones[:]
+            c.libs = set(libs)
+        self._live = {c for c, _, _ in chains}
+        self._empties = {p for p, c in enumerate(board) if c == EMPTY}
+        self._empty_bits = sum(self._bits[p] for p in self._empties)
         self._captures = caps[:]
         del self.moves[nmoves:]
-        self._rebuild()
 
     def _rebuild(self) -> None:
         """Recompute chains, liberties and the hash from the board (after setup or a snapshot restore)."""
@@ -602,8 +622,7 @@ class Game:
             if not self.rules.suicide:
                 return False
             return self.why_illegal(self._names[p], COLOR_NAMES[color]) is None
-        superko = self.rules.superko
-        if superko == "none":
+        if not self._superko:
             return True
         keys = self._keys
         h = self.hash ^ keys[color][p]
@@ -611,9 +630,7 @@ class Game:
             okeys = keys[3 - color]
             for s in ch.stones:
                 h ^= okeys[s]
-        if superko == "situational" and color == BLACK:
-            h ^= _WHITE_TO_MOVE
-        return h not in self._seen
+        return not self._repeats_position(h ^ _WHITE_TO_MOVE if color == BLACK else h)
 
     def legal_points(self, color: int | None = None) -> list[int]:
         """Every legal point (index) for ``color`` (default: the side to move), in index order.
@@ -641,12 +658,15 @@ class Game:
         if self._ko >= 0 and self._ko_color == c:
             special.add(self._ko)
         plain = self._empties - special
-        superko = self.rules.superko
-        if superko != "none":
+        if self._superko:
             seen = self._seen
             keys = self._keys[c]
-            base = self.hash ^ _WHITE_TO_MOVE if superko == "situational" and c == BLACK else self.hash
-            plain = [p for p in plain if base ^ keys[p] not in seen]
+            base = self.hash ^ _WHITE_TO_MOVE if c == BLACK else self.hash
+            if self._positional:
+                other = base ^ _WHITE_TO_MOVE
+                plain = [p for p in plain if base ^ keys[p] not in seen and other ^ keys[p] not in seen]
+            else:
+                plain = [p for p in plain if base ^ keys[p] not in seen]
         else:
             plain = list(plain)
         is_legal = self.is_legal_point

@@ -94,9 +94,10 @@ def game_from_sgf(data: bytes | str, strict: bool = False, move_number: int | No
                 game.to_play = COLOR_NAMES[color]
                 return _finish(game, handicap)
             _replay_move(game, p, color, number, strict)
-        player = node.get("PL")
+        player = (node.get("PL") or "").strip().upper()
         if player:
-            game.to_play = "black" if player.strip().upper().startswith("B") else "white"
+            # FF[4] says B or W; old records write 1 (black) or 2 (white), as GNU Go reads them
+            game.to_play = "black" if player in ("B", "1") or player.startswith("B") else "white"
     return _finish(game, handicap)
 
 
@@ -136,9 +137,12 @@ def _apply_setup(game: Game, node: sgf.Node, strict: bool) -> None:
 def _replay_move(game: Game, p: int | None, color: int, number: int, strict: bool) -> None:
     name = game.name(p)
     cname = COLOR_NAMES[color]
-    if game.over and p is not None and not strict:
-        game.notes.append(f"move {number} ({cname} {name}): play goes on after two passes")
-        game.resume()
+    if game.over:
+        if p is None:
+            return  # records of engine games often end with a third pass: it changes nothing
+        if not strict:
+            game.notes.append(f"move {number} ({cname} {name}): play goes on after two passes")
+            game.resume()
     try:
         if p is None:
             game.pass_move(color)
