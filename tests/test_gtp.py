@@ -143,7 +143,7 @@ def test_administrative_commands(eng):
                  "get_handicap", "reg_genmove"):
         assert name in commands
         assert one(eng, f"known_command {name}") == "= true"
-    assert one(eng, "known_command attack") == "= false"
+    assert one(eng, "known_command no_such_command") == "= false"
     assert one(eng, "echo hello  there") == "= hello there"
     assert one(eng, "time_settings 300 30 5") == "= "
     assert one(eng, "time_left b 100 0") == "= "

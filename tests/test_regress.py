@@ -50,7 +50,7 @@ play b e5   # a comment after a command
 7 countlib e5
 #? [4]
 
-8 attack e5
+8 no_such_command e5
 #? [!1 .*]
 
 9 get_komi

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .coords import BadCoordinate, check_size, neighbours, parse_point, point_index, point_name, point_names
 
@@ -17,6 +18,7 @@ EMPTY, BLACK, WHITE = 0, 1, 2
 COLOR_NAMES = {BLACK: "black", WHITE: "white"}
 _COLOR_WORDS = {"black": BLACK, "b": BLACK, "white": WHITE, "w": WHITE, "B": BLACK, "W": WHITE, BLACK: BLACK, WHITE: WHITE}
 
+DEFAULT_KOMI = 7.5
 ILLEGAL_REASONS = ("occupied", "suicide", "ko", "superko", "game-over")
 
 
@@ -72,6 +74,7 @@ _KEYS: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
 _WHITE_TO_MOVE = _rng.getrandbits(64)
 
 
+@lru_cache(maxsize=None)
 def _edge_masks(size: int) -> tuple[int, int, int]:
     """Bitmasks of the whole board, of the points not in the first column and not in the last column."""
     full = (1 << size * size) - 1
@@ -80,6 +83,7 @@ def _edge_masks(size: int) -> tuple[int, int, int]:
     return full, full & ~first_col, full & ~last_col
 
 
+@lru_cache(maxsize=None)
 def bits_table(size: int) -> tuple[int, ...]:
     return tuple(1 << p for p in range(size * size))
 
@@ -98,9 +102,11 @@ def zobrist_keys(size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int
 class Game:
     """A game of Go under the Chinese rules. Points and moves are GTP text (``"D4"``, ``"pass"``)."""
 
-    def __init__(self, size: int = 19, komi: float = 7.5, rules: Rules = CHINESE_RULES, handicap: int = 0) -> None:
+    def __init__(self, size: int = 19, komi: float | None = None, rules: Rules = CHINESE_RULES,
+                 handicap: int = 0) -> None:
         self.size = check_size(size)
-        self.komi = float(komi)
+        # komi 7.5 points (贴3¾子); a handicap game has none: Black gives back half a stone per handicap stone
+        self.komi = float(komi) if komi is not None else (0.0 if handicap >= 2 else DEFAULT_KOMI)
         self.rules = rules
         self._bits = bits_table(size)
         n = size * size
@@ -340,9 +346,13 @@ class Game:
             self._live.add(base)
             old_len = old_libs = absorbed = None
         else:
+            # grow the first neighbouring chain in place; the log keeps only what was added, so a long
+            # chain's liberty set is never copied
             base = own[0]
-            old_len, old_libs = len(base.stones), base.libs
-            libs = old_libs.union(empties)
+            old_len = len(base.stones)
+            libs = base.libs
+            old_libs = [q for q in empties if q not in libs]
+            libs.update(old_libs)
             base.stones.append(p)
             chain[p] = base
             if len(own) > 1:
@@ -350,7 +360,9 @@ class Game:
                 stones = base.stones
                 live = self._live
                 for ch in absorbed:
-                    libs |= ch.libs
+                    gained = ch.libs - libs
+                    libs |= gained
+                    old_libs += gained
                     stones += ch.stones
                     for s in ch.stones:
                         chain[s] = base
@@ -358,7 +370,6 @@ class Game:
             else:
                 absorbed = None
             libs.discard(p)
-            base.libs = libs
         removed = self._capture(captured, color) if captured else captured
         self._log.append((p, color, self.hash, self._ko, self._ko_color, self._to_move, self._passes,
                           base, old_len, old_libs, absorbed, opp_adj, captured))
@@ -500,7 +511,9 @@ class Game:
             live.discard(base)
         else:
             del base.stones[old_len:]
-            base.libs = old_libs
+            libs = base.libs
+            libs.difference_update(old_libs)  # here: the liberties the move added
+            libs.add(p)
             if absorbed:
                 for ch in absorbed:
                     live.add(ch)

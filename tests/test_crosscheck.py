@@ -1,0 +1,197 @@
+"""The engine against two independent implementations on random legal games.
+
+(a) sgfmill's ``boards.Board``: the board and the captured stones after every move (sgfmill has no ko rule; it
+    just gets the same moves), also with multi-stone suicide allowed.
+(b) GNU Go 3.8 (``--mode gtp --chinese-rules --situational-superko``, and ``--positional-superko``): after every
+    move, ``is_legal`` for every empty point for the side to move, and the stones on the board. The games prefer
+    captures, so they are full of kos and run into superko.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+
+import pytest
+from sgfmill import boards
+
+from teach.go import CHINESE_RULES, Game, Rules
+from teach.go.coords import COLUMNS
+
+GNUGO = "/usr/games/gnugo"
+
+
+def capturing_moves(game: Game, legal: list[str]) -> list[str]:
+    """Legal moves that take the last liberty of an opponent chain."""
+    opponent = 1 if game.to_play == "white" else 2
+    targets = {game.name(p) for c in game.chains() if c.color == opponent and len(c.libs) == 1 for p in c.libs}
+    return [m for m in legal if m in targets]
+
+
+def random_game(rng: random.Random, size: int, max_moves: int, pass_rate: float = 0.0, capture_rate: float = 0.0,
+                rules: Rules = CHINESE_RULES):
+    """Yield (game, colour, move, captured) for a random legal game, never two passes in a row (so it never ends).
+
+    With ``capture_rate`` the game prefers captures, which makes kos and longer cycles (superko) far more common."""
+    game = Game(size=size, rules=rules)
+    last_pass = False
+    for _ in range(max_moves):
+        legal = game.legal_moves()
+        if not legal or (not last_pass and rng.random() < pass_rate):
+            if last_pass:
+                return
+            move = "pass"
+        else:
+            captures = capturing_moves(game, legal) if rng.random() < capture_rate else []
+            move = rng.choice(captures or legal)
+        color = game.to_play
+        captured = game.play(move)
+        last_pass = move == "pass"
+        yield game, color, move, captured
+
+
+# ---------------------------------------------------------------------------------------------- (a) sgfmill
+def sgfmill_point(move: str) -> tuple[int, int]:
+    """GTP name -> sgfmill (row, col), worked out here rather than with the engine's parser: row 0 is row 1."""
+    return int(move[1:]) - 1, "ABCDEFGHJKLMNOPQRST".index(move[0])
+
+
+def sgfmill_rows(board: boards.Board, size: int) -> list[str]:
+    """sgfmill's board as our text rows: its (row, col) has row 0 at the bottom, so the top row is size - 1."""
+    chars = {None: ".", "b": "X", "w": "O"}
+    return ["".join(chars[board.get(row, col)] for col in range(size)) for row in range(size - 1, -1, -1)]
+
+
+@pytest.mark.parametrize(("size", "max_moves"), [(9, 250), (13, 300), (19, 300)])
+def test_random_games_match_sgfmill(size, max_moves):
+    rng = random.Random(20240917 + size)
+    captures = 0
+    for _ in range(30):
+        reference = boards.Board(size)
+        history = []
+        for game, color, move, captured in random_game(rng, size, max_moves, pass_rate=0.01, capture_rate=0.2):
+            history.append(f"{color[0].upper()} {move}")
+            if move != "pass":
+                before = sgfmill_rows(reference, size)
+                reference.play(*sgfmill_point(move), color[0])
+                after = sgfmill_rows(reference, size)
+                taken = {f"{COLUMNS[c]}{size - r}" for r in range(size) for c in range(size)
+                         if before[r][c] != "." and after[r][c] == "."}
+                assert set(captured) == taken, f"captures after {' '.join(history)}"
+                captures += len(captured)
+            assert game.board_rows() == sgfmill_rows(reference, size), f"board after {' '.join(history)}"
+    assert captures > 100  # the games are long enough to capture plenty
+
+
+@pytest.mark.parametrize("size", [5, 7])
+def test_random_games_with_suicide_allowed_match_sgfmill(size):
+    """Rules(suicide=True) against sgfmill, which also removes a chain that fills its own last liberty."""
+    rng = random.Random(555 + size)
+    suicides = 0
+    for _ in range(20):
+        reference = boards.Board(size)
+        history = []
+        for game, color, move, captured in random_game(rng, size, 300, pass_rate=0.01, capture_rate=0.3,
+                                                       rules=Rules(suicide=True)):
+            history.append(f"{color[0].upper()} {move}")
+            if move != "pass":
+                reference.play(*sgfmill_point(move), color[0])
+                suicides += game.color_at(move) is None
+            assert game.board_rows() == sgfmill_rows(reference, size), f"board after {' '.join(history)}"
+    assert suicides >= 5, "the games should contain multi-stone suicides"
+
+
+# ---------------------------------------------------------------------------------------------- (b) GNU Go
+class GnuGo:
+    """GNU Go over GTP pipes; commands are sent in batches and answered in order."""
+
+    def __init__(self, *options: str) -> None:
+        self.proc = subprocess.Popen([GNUGO, "--mode", "gtp", *options], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def ask(self, commands: list[str]) -> list[str]:
+        self.proc.stdin.write("".join(c + "\n" for c in commands))
+        self.proc.stdin.flush()
+        answers = []
+        for command in commands:
+            lines = []
+            while True:
+                line = self.proc.stdout.readline()
+                if not line:
+                    raise RuntimeError(f"GNU Go stopped answering at {command!r}")
+                if line == "\n":
+                    if lines:
+                        break
+                    continue
+                lines.append(line.rstrip("\n"))
+            answer = "\n".join(lines)
+            assert answer.startswith("="), f"GNU Go refused {command!r}: {answer}"
+            answers.append(answer[1:].strip())
+        return answers
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.write("quit\n")
+            self.proc.stdin.close()
+            self.proc.wait(timeout=10)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc.stdout.close()
+
+
+@pytest.fixture(scope="module", params=["situational", "positional"])
+def gnugo(request):
+    """GNU Go with Chinese rules and the superko rule of the parameter (--chinese-rules alone has no superko)."""
+    if not shutil.which(GNUGO):
+        pytest.skip(f"GNU Go is not installed at {GNUGO} (apt-get install -y gnugo)")
+    engine = GnuGo("--chinese-rules", f"--{request.param}-superko")
+    engine.superko = request.param
+    yield engine
+    engine.close()
+
+
+def empty_points(game: Game) -> list[str]:
+    rows = game.board_rows()
+    n = game.size
+    return [f"{COLUMNS[c]}{n - r}" for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "."]
+
+
+@pytest.mark.parametrize(("size", "games", "max_moves", "min_superko"), [(5, 25, 300, 1), (7, 20, 400, 1),
+                                                                         (9, 12, 500, 0)])
+def test_random_games_match_gnugo_legality(gnugo, size, games, max_moves, min_superko):
+    """is_legal for every empty point, after every move of capture-hungry random games full of kos."""
+    rng = random.Random(7001 + size)
+    kos = superko_refusals = checked = 0
+    for _ in range(games):
+        gnugo.ask([f"boardsize {size}", "clear_board"])
+        history = []
+        for game, color, move, _ in random_game(rng, size, max_moves, pass_rate=0.02, capture_rate=0.7,
+                                                rules=Rules(superko=gnugo.superko)):
+            history.append(f"{color[0]} {move}")
+            gnugo.ask([f"play {color} {move}"])
+            to_play = game.to_play
+            points = empty_points(game)
+            answers = gnugo.ask([f"is_legal {to_play} {p}" for p in points] + ["list_stones black", "list_stones white"])
+            theirs = {p for p, a in zip(points, answers) if a == "1"}
+            ours = set(game.legal_moves())
+            assert ours == theirs, (
+                f"{gnugo.superko} superko, after {' '.join(history)} ({to_play} to play): "
+                f"engine only {sorted(ours - theirs)}, GNU Go only {sorted(theirs - ours)}")
+            assert {p for p in points if game.is_legal(p)} == ours
+            assert set(answers[-2].split()) == _stones(game, "X"), f"black stones after {' '.join(history)}"
+            assert set(answers[-1].split()) == _stones(game, "O"), f"white stones after {' '.join(history)}"
+            checked += len(points)
+            kos += game.ko_point is not None
+            superko_refusals += sum(1 for p in points if p not in ours and game.why_illegal(p) == "superko")
+    assert checked > 30_000
+    assert kos >= 20, "the random games should contain plenty of kos"
+    assert superko_refusals >= min_superko, "the random games should run into superko"
+
+
+def _stones(game: Game, letter: str) -> set[str]:
+    rows = game.board_rows()
+    n = game.size
+    return {f"{COLUMNS[c]}{n - r}" for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == letter}
