@@ -351,8 +351,11 @@ class Game:
             base = own[0]
             old_len = len(base.stones)
             libs = base.libs
-            old_libs = [q for q in empties if q not in libs]
-            libs.update(old_libs)
+            old_libs = []
+            for q in empties:
+                if q not in libs:
+                    old_libs.append(q)
+                    libs.add(q)
             base.stones.append(p)
             chain[p] = base
             if len(own) > 1:
