@@ -41,3 +41,38 @@ def regress_command(files: tuple[str, ...], verbose: bool, timeout: float) -> No
     from teach.regress import main
 
     sys.exit(main(list(files), verbose=verbose, timeout=timeout))
+
+
+@go_group.command("solve")
+@click.argument("sgf_file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--goal", required=True, type=click.Choice(["capture", "save", "live", "kill"]))
+@click.option("--target", "targets", required=True, multiple=True, help="A stone of the chain or group (repeatable).")
+@click.option("--move", "move_number", type=int, default=None, help="Read the position before this move.")
+@click.option("--to-play", type=click.Choice(["black", "white"]), default=None, help="Override the side to move.")
+@click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON.")
+def solve_command(sgf_file: str, goal: str, targets: tuple[str, ...], move_number: int | None,
+                  to_play: str | None, as_json: bool) -> None:
+    """Solve a puzzle: the status, every winning first move, and the refutation of every losing one."""
+    import json
+    from pathlib import Path
+
+    from teach.go import Game
+    from teach.go.judge import Goal, GoalError, Judge
+    from teach.go.sgf import SGFError
+
+    try:
+        game = Game.from_sgf(Path(sgf_file).read_bytes(), move_number=move_number)
+        if to_play:
+            game.to_play = to_play
+        solution = Judge(game, Goal(goal, tuple(t.upper() for t in targets))).solve()
+    except (SGFError, GoalError, ValueError) as e:
+        raise click.ClickException(str(e)) from None
+    if as_json:
+        click.echo(json.dumps({"status": solution.status, "to_play": game.to_play, "goal": goal,
+                               "targets": list(targets), "winning": solution.winning,
+                               "refutations": solution.refutations}, ensure_ascii=False, indent=2))
+        return
+    click.echo(f"{game.to_play} to play, goal: {goal} {' '.join(targets)}: {solution.status}")
+    click.echo("winning first moves: " + (", ".join(f"{m} ({r})" for m, r in solution.winning.items()) or "none"))
+    for move, reply in solution.refutations.items():
+        click.echo(f"  {move}: refuted by {reply or 'pass'}")

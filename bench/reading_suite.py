@@ -1,0 +1,58 @@
+"""Run a GNU Go regression file in-process against the engine and show each test's answer and time.
+
+A development tool for the tactical reader (the product's runner is ``teach go regress``, which talks to a
+``teach gtp`` subprocess exactly as GNU Go's own tools do):
+
+    python bench/reading_suite.py ../shared/peer/gnugo-regression/reading.tst [--only 12,13] [--slow 0.5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from teach.go.gtp import GtpEngine
+from teach.regress import answer_text, matches, parse_tst
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("file", type=Path)
+    ap.add_argument("--only", default="", help="comma-separated test numbers")
+    ap.add_argument("--slow", type=float, default=1.0, help="flag tests slower than this many seconds")
+    ap.add_argument("--quiet", action="store_true", help="only the summary and failures")
+    args = ap.parse_args(argv)
+    only = set(filter(None, args.only.split(",")))
+    args.file = args.file.resolve()
+    os.chdir(args.file.parent)
+    engine = GtpEngine()
+    passed = total = 0
+    worst = 0.0
+    start_all = time.perf_counter()
+    for step in parse_tst(args.file.read_text(encoding="utf-8", errors="replace")):
+        if step.number is None:
+            engine.handle(step.command)
+            continue
+        if step.pattern is None or (only and step.number not in only):
+            continue
+        start = time.perf_counter()
+        response = engine.handle(step.command) or ""
+        took = time.perf_counter() - start
+        worst = max(worst, took)
+        ok = matches(step, response)
+        total += 1
+        passed += ok
+        if not ok or not args.quiet or took > args.slow:
+            flag = "ok  " if ok else "FAIL"
+            slow = f"  SLOW {took:.2f}s" if took > args.slow else ""
+            print(f"{flag} {step.number:>4} {step.command:28} got {answer_text(response)!r:16} "
+                  f"want [{step.pattern}]{'*' if step.gnugo_fails else ''}{slow}")
+    print(f"{args.file.name}: {passed}/{total} in {time.perf_counter() - start_all:.1f} s, slowest {worst:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,297 @@
+"""Puzzle goals and the move judge: is this move a solution, and if not, what is the best refutation?
+
+A puzzle states a goal (capture these stones, save them, make them live, kill them); the readers decide, for
+any move, whether it achieves the goal against the best defence. Every correct move is accepted, not just the
+one the author thought of. Solutions are cached per position hash and goal, so judging the same position again
+costs a lookup.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from .game import COLOR_NAMES, EMPTY, Game, IllegalMove
+from .reading import INVERT, KO_A, KO_B, LOSE, WIN, BudgetExceeded, Limits, Reader
+
+GOALS = ("capture", "save", "live", "kill")
+STATUS = {WIN: "win", KO_A: "ko", KO_B: "ko", LOSE: "lose"}
+
+
+class GoalError(ValueError):
+    """A goal that does not fit the position (no stone on a target point, stones of both colours...)."""
+
+
+@dataclass(frozen=True)
+class Goal:
+    kind: str  # one of GOALS
+    targets: tuple[str, ...]  # GTP points naming the chains/groups: capture any of them, save/live all of them
+
+    def __post_init__(self) -> None:
+        if self.kind not in GOALS:
+            raise GoalError(f"unknown goal {self.kind!r}; use one of {', '.join(GOALS)}")
+        if not self.targets:
+            raise GoalError("a goal needs at least one target point")
+
+
+@dataclass
+class Solution:
+    """The reader's verdict on a position: the status for the side to move, every winning first move, and for
+    every other first move the reply that refutes it."""
+
+    status: str  # win | ko | lose | unknown
+    winning: dict[str, str] = field(default_factory=dict)  # move -> win | ko
+    refutations: dict[str, str | None] = field(default_factory=dict)  # losing move -> the opponent's answer
+
+
+@dataclass
+class Verdict:
+    result: str  # correct | wrong | illegal | continue
+    reason: str | None = None  # wrong: escapes, captured-you, self-atari, lives, dies, unknown; illegal: engine reason
+    reply: str | None = None  # the computer's answer to show on the board
+    ko: bool = False  # the move works only by winning a ko
+
+
+def _check_targets(game: Game, goal: Goal) -> tuple[list[int], int]:
+    points = []
+    for name in goal.targets:
+        p = game._require_point(name)
+        if game.board[p] == EMPTY:
+            raise GoalError(f"the goal names {name}, but there is no stone there")
+        points.append(p)
+    owners = {game.board[p] for p in points}
+    if len(owners) != 1:
+        raise GoalError("the target stones of one goal must all be the same colour")
+    return points, owners.pop()
+
+
+class Judge:
+    """Judges moves for one goal from one puzzle start position. Keeps its readers' tables between calls."""
+
+    def __init__(self, position: Game, goal: Goal, limits: Limits = Limits()) -> None:
+        self.start = position
+        self.goal = goal
+        self.limits = limits
+        self.targets, self.owner = _check_targets(position, goal)
+        # the solver is the side to move at the start
+        self.solver = position._to_move
+        attacking = goal.kind in ("capture", "kill")
+        if attacking and self.owner == self.solver:
+            raise GoalError(f"the goal is to {goal.kind} stones of the side to move")
+        if not attacking and self.owner != self.solver:
+            raise GoalError(f"the goal is to {goal.kind} stones of the side not to move")
+        self._cache: OrderedDict[tuple, tuple[int, int | None]] = OrderedDict()
+
+    # ------------------------------------------------------------------ reading one position
+    def best(self, game: Game) -> tuple[int, int | None]:
+        """(result, move) for the side to move in ``game`` (solver or opponent). Cached per position."""
+        key = (game.hash, game._to_move, game._ko if game._ko_color == game._to_move else -1)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        answer = self._read(game)
+        self._cache[key] = answer
+        if len(self._cache) > 4096:
+            self._cache.popitem(last=False)
+        return answer
+
+    def _read(self, game: Game) -> tuple[int, int | None]:
+        kind = self.goal.kind
+        solver_to_move = game._to_move == self.solver
+        attacker_to_move = solver_to_move == (kind in ("capture", "kill"))
+        if any(game.board[p] == EMPTY for p in self.targets):
+            return (WIN, None) if attacker_to_move else (LOSE, None)  # a target is already captured
+        if kind in ("capture", "save"):
+            reader = Reader(game, self.limits)
+            return self._attack_any(reader) if attacker_to_move else self._defend_all(reader)
+        from .lifedeath import LifeReader
+
+        readers = [LifeReader(game, p, limits=self.limits) for p in self.targets]
+        if attacker_to_move:
+            return max((r.kill() for r in readers), key=lambda rm: rm[0])
+        return min((r.live() for r in readers), key=lambda rm: rm[0])
+
+    def _attack_any(self, reader: Reader) -> tuple[int, int | None]:
+        """Capture any one of the targets. With several targets a move may threaten two at once (双吃), so
+        every attacking move is tried against the defender's best single answer."""
+        if len(self.targets) == 1:
+            return reader.attack(self.targets[0])
+        g = reader.g
+        reader._start()
+        attacker = 3 - self.owner
+        best, best_move = LOSE, None
+        for m in self._candidates(reader, attacking=True):
+            try:
+                g.play_point(m, attacker)
+            except IllegalMove:
+                continue
+            try:
+                v = INVERT[self._defend_all(reader, depth=1)[0]]
+            finally:
+                g.undo()
+            if v > best:
+                best, best_move = v, m
+                if v == WIN:
+                    break
+        return best, best_move
+
+    def _defend_all(self, reader: Reader, depth: int = 0) -> tuple[int, int | None]:
+        """Save every target with one move: the defender's best answer when several are threatened."""
+        g = reader.g
+        if any(g.board[p] == EMPTY for p in self.targets):
+            return LOSE, None
+        if len(self.targets) == 1:
+            return reader._defend(self.targets[0], depth) if depth else reader.defend(self.targets[0])
+        if not depth:
+            reader._start()
+        best, best_move = LOSE, None
+        for m in self._candidates(reader, attacking=False):
+            try:
+                g.play_point(m, self.owner)
+            except IllegalMove:
+                continue
+            try:
+                v = max(reader._attack(p, depth + 1)[0] for p in self.targets)
+            finally:
+                g.undo()
+            v = INVERT[v]
+            if v > best:
+                best, best_move = v, m
+                if v == WIN:
+                    break
+        return best, best_move
+
+    def _candidates(self, reader: Reader, attacking: bool) -> list[int]:
+        g = reader.g
+        moves: dict[int, None] = {}
+        for p in self.targets:
+            ch = g._chain[p]
+            if ch is None:
+                continue
+            gen = reader._attack_moves(ch, 3 - ch.color, 0) if attacking else reader._defend_moves(ch, ch.color, 0)
+            moves.update(dict.fromkeys(gen))
+        return list(moves)
+
+    # ------------------------------------------------------------------ judging a kid's move
+    def judge(self, moves_so_far: list[str], move: str) -> Verdict:
+        game = self._replay(moves_so_far)
+        if game._to_move != self.solver:
+            raise GoalError("it is the computer's turn in this line")
+        try:
+            p = game._require_point(move)
+        except ValueError as e:
+            raise GoalError(str(e)) from None
+        try:
+            game.play_point(p, self.solver)
+        except IllegalMove as e:
+            return Verdict("illegal", e.reason)
+        try:
+            return self._after_move(game, p)
+        except BudgetExceeded:
+            return Verdict("wrong", "unknown")
+
+    def _after_move(self, game: Game, p: int) -> Verdict:
+        kind = self.goal.kind
+        done = self._achieved(game)
+        if done is True:
+            return Verdict("correct")
+        opp_result, reply = self.best(game)  # the opponent to move now
+        mine = INVERT[opp_result]
+        reply_name = game.name(reply) if reply is not None else None
+        if mine == LOSE:
+            return Verdict("wrong", self._reason(game, p, reply), reply_name)
+        if kind in ("save", "live") and opp_result == LOSE:
+            # nothing the opponent does can hurt the stones any more
+            return Verdict("correct", ko=mine != WIN)
+        if reply is None:
+            reply = self._resistant_reply(game)
+            reply_name = game.name(reply)
+        return Verdict("continue", reply=reply_name, ko=mine != WIN)
+
+    def _resistant_reply(self, game: Game) -> int | None:
+        """When the opponent is lost anyway it still answers, with the move that keeps the targets' liberties
+        highest (so the kid gets to finish the job), or passes if it has nothing sensible."""
+        reader = Reader(game, self.limits)
+        side = game._to_move
+        best, best_move = -1, None
+        for m in self._candidates(reader, attacking=side != self.owner):
+            try:
+                reader.g.play_point(m, side)
+            except IllegalMove:
+                continue
+            try:
+                chains = [reader.g._chain[p] for p in self.targets]
+                libs = sum(len(c.libs) for c in chains if c is not None)
+            finally:
+                reader.g.undo()
+            if libs > best:
+                best, best_move = libs, m
+        return best_move
+
+    def _achieved(self, game: Game) -> bool:
+        if self.goal.kind in ("capture", "kill"):
+            return any(game.board[p] == EMPTY for p in self.targets)
+        return False
+
+    def _reason(self, game: Game, p: int, reply: int | None) -> str:
+        """Why a move fails, in words the lesson turns into kid language."""
+        kind = self.goal.kind
+        ch = game._chain[p]
+        if reply is not None:
+            game.play_point(reply, game._to_move)
+            try:
+                if game._chain[p] is None or (ch is not None and all(game.board[s] == EMPTY for s in ch.stones)):
+                    return "captured-you"
+            finally:
+                game.undo()
+        if ch is not None and len(ch.libs) == 1:
+            return "self-atari"
+        if kind == "capture":
+            return "escapes"
+        if kind == "kill":
+            return "lives"
+        return "dies"
+
+    def _replay(self, moves: list[str]) -> Game:
+        game = _clone(self.start)
+        for i, name in enumerate(moves):
+            try:
+                game.play(name)
+            except (IllegalMove, ValueError) as e:
+                raise GoalError(f"move {i + 1} of the line ({name!r}) cannot be played: {e}") from None
+        return game
+
+    # ------------------------------------------------------------------ the whole solution
+    def solve(self, candidates: list[str] | None = None) -> Solution:
+        """Every first move judged: which win (and whether only by ko) and the refutation of every other one."""
+        game = _clone(self.start)
+        try:
+            result, _ = self.best(game)
+        except BudgetExceeded:
+            return Solution("unknown")
+        solution = Solution(STATUS[result])
+        moves = candidates if candidates is not None else game.legal_moves()
+        for name in moves:
+            verdict = self.judge([], name)
+            if verdict.result in ("correct", "continue"):
+                solution.winning[name] = "ko" if verdict.ko else "win"
+            elif verdict.result == "wrong":
+                solution.refutations[name] = verdict.reply
+        return solution
+
+
+def _clone(game: Game) -> Game:
+    """A fresh game with the same position, side to move and ko, without history (puzzles start here)."""
+    copy = Game(game.size, komi=game.komi, rules=game.rules)
+    black = [p for p, c in enumerate(game.board) if c == 1]
+    white = [p for p, c in enumerate(game.board) if c == 2]
+    if black or white:
+        copy.setup(black=black, white=white)
+    copy.to_play = COLOR_NAMES[game._to_move]
+    copy._ko, copy._ko_color = game._ko, game._ko_color
+    return copy
+
+
+def judge(position: Game, goal: Goal, moves_so_far: list[str], move: str, limits: Limits = Limits()) -> Verdict:
+    """One-shot judgement (the web app keeps a ``Judge`` per puzzle to reuse its cache)."""
+    return Judge(position, goal, limits).judge(moves_so_far, move)
