@@ -24,9 +24,16 @@ def main(argv=None) -> int:
     ap.add_argument("--only", default="", help="comma-separated test numbers")
     ap.add_argument("--slow", type=float, default=1.0, help="flag tests slower than this many seconds")
     ap.add_argument("--quiet", action="store_true", help="only the summary and failures")
+    ap.add_argument("--limits", default="", help="reader limits to try, e.g. threelib_depth=9,fourlib_depth=5")
     args = ap.parse_args(argv)
     only = set(filter(None, args.only.split(",")))
     args.file = args.file.resolve()
+    if args.limits:
+        from teach.go import reading
+
+        values = dict(item.split("=") for item in args.limits.split(","))
+        limits = reading.Limits(**{k: type(getattr(reading.Limits(), k))(v) for k, v in values.items()})
+        reading.Reader.__init__.__defaults__ = (limits,)
     os.chdir(args.file.parent)
     engine = GtpEngine()
     passed = total = 0

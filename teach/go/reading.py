@@ -34,6 +34,7 @@ class Limits:
     branch_depth: int = 13  # deeper than this only forcing lines (ataris, escapes, captures) are read
     fourlib_depth: int = 7  # a chain with four liberties is attacked only this close to the root
     threelib_depth: int = 16  # and one with three liberties only this close
+    backfill_depth: int = 6  # deeper than this the liberties' neighbours are read only against two liberties
     ko_depth: int = 8  # deeper than this nobody takes a ko (cuts the take-threaten-retake cycles)
 
 
@@ -260,7 +261,7 @@ class Reader:
                             if lib not in seen:
                                 seen.add(lib)
                                 moves.append(lib)
-        if not forcing and len(libs) <= 3:
+        if not forcing and (len(libs) == 2 or (len(libs) == 3 and depth <= self.limits.backfill_depth)):
             second = []
             for lib in libs:
                 for q in nb[lib]:
@@ -297,14 +298,14 @@ class Reader:
             seen.add(lib)
             moves.append(lib)
         forcing = depth > self.limits.branch_depth
-        if n <= 2:
+        if n <= 3:
             for a in around:
                 if len(a.libs) == 2 and (not forcing or n == 1):
                     for lib in a.libs:
                         if lib not in seen:
                             seen.add(lib)
                             moves.append(lib)
-        if not forcing and n <= 2:
+        if n <= 2 and depth <= self.limits.backfill_depth:
             for lib in libs:
                 for q in nb[lib]:
                     if board[q] == EMPTY and q not in seen:
