@@ -207,6 +207,15 @@ def main(argv=None) -> int:
     print(f"{'board':6} {'games':8} {'n':>4} {'moves':>7}  {'measure':20} {'sgfmill':>10} {'teach':>10} {'ratio':>6}")
     for board, label, n, moves, what, a, b in rows:
         print(f"{board:6} {label:8} {n:4d} {moves:7d}  {what:20} {a:10,.0f} {b:10,.0f} {b / a:5.1f}x")
+    # both workloads of a size together: total work over total time, each side
+    print()
+    for board in dict.fromkeys(r[0] for r in rows):
+        for what in ("replay moves/s", "listing positions/s"):
+            part = [r for r in rows if r[0] == board and r[4] == what]
+            work = sum(r[3] for r in part)
+            a = work / sum(r[3] / r[5] for r in part)
+            b = work / sum(r[3] / r[6] for r in part)
+            print(f"{board:6} {'all':8} {'':4} {work:7d}  {what:20} {a:10,.0f} {b:10,.0f} {b / a:5.1f}x")
     return 0
 
 

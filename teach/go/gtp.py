@@ -112,6 +112,10 @@ class GtpEngine:
             "get_random_seed": lambda args: str(self.seed),
             "echo": lambda args: " ".join(args),
         }
+        # every cmd_NAME method is the command NAME
+        for attr in sorted(dir(self)):
+            if attr.startswith("cmd_"):
+                self.commands.setdefault(attr[4:], getattr(self, attr))
 
     # ------------------------------------------------------------------ the protocol
     def handle(self, line: str) -> str | None:
@@ -459,6 +463,60 @@ class GtpEngine:
         """GNU Go: one ``color vertex`` line a move, the most recent first."""
         return "\n".join(f"{_COLOR_WORDS[c]} {self._name(p)}" for c, p in reversed(self.game.moves))
 
+    # ------------------------------------------------------------------ tactical reading (GNU Go's result codes)
+    def _reader(self):
+        from .reading import Reader
+
+        key = (self.game.hash, self.game._to_move, self.game._ko, self.game._ko_color)
+        if getattr(self, "_reader_key", None) != key:
+            self._reader_cache = Reader(self.game)
+            self._reader_key = key
+        return self._reader_cache
+
+    def _read(self, method: str, target: int, *extra: int) -> str:
+        from .reading import GTP_CODE, BudgetExceeded
+
+        try:
+            answer = getattr(self._reader(), method)(*extra, target)
+        except BudgetExceeded:
+            return "0"
+        if isinstance(answer, tuple):
+            code, move = answer
+            return "0" if code == 0 else f"{GTP_CODE[code]} {self._name(move)}"
+        return str(GTP_CODE[answer])
+
+    def cmd_attack(self, args: list[str]) -> str:
+        self._need(args, 1, "attack VERTEX")
+        return self._read("attack", self._stone(args[0]))
+
+    def cmd_defend(self, args: list[str]) -> str:
+        self._need(args, 1, "defend VERTEX")
+        return self._read("defend", self._stone(args[0]))
+
+    def cmd_does_attack(self, args: list[str]) -> str:
+        self._need(args, 2, "does_attack MOVE VERTEX")
+        move = self._vertex(args[0], allow_pass=False)
+        return self._read("does_attack", self._stone(args[1]), move)
+
+    def cmd_does_defend(self, args: list[str]) -> str:
+        self._need(args, 2, "does_defend MOVE VERTEX")
+        move = self._vertex(args[0], allow_pass=False)
+        return self._read("does_defend", self._stone(args[1]), move)
+
+    def cmd_ladder_attack(self, args: list[str]) -> str:
+        """GNU Go: can the string (with exactly two liberties) be captured in a ladder."""
+        self._need(args, 1, "ladder_attack VERTEX")
+        p = self._stone(args[0])
+        if len(self.game._chain[p].libs) != 2:
+            raise GtpError("string must have exactly 2 liberties")
+        from .reading import GTP_CODE, BudgetExceeded, ladder_attack
+
+        try:
+            code, move = ladder_attack(self.game, p)
+        except BudgetExceeded:
+            return "0"
+        return "0" if code == 0 else f"{GTP_CODE[code]} {self._name(move)}"
+
     def cmd_final_score(self, args: list[str]) -> str:
         """Area count with every stone alive (this engine does not judge life and death yet)."""
         margin = self.game.score().margin_points
@@ -480,6 +538,15 @@ class GtpEngine:
         chains = [self._board_order(ch.stones) for ch in self.game.chains()]
         chains.sort(key=lambda stones: (-(stones[0] // n), stones[0] % n))
         return "\n".join(" ".join(self.game.name(p) for p in stones) for stones in chains)
+
+    def cmd_unconditional_status(self, args: list[str]) -> str:
+        """GNU Go: ``alive``/``dead``/``undecided`` for a stone, ``black_territory``/``white_territory``/
+        ``undecided`` for an empty point (unconditional life: see teach/go/life.py)."""
+        from .life import unconditional_status
+
+        self._need(args, 1, "unconditional_status VERTEX")
+        p = self._vertex(args[0], allow_pass=False)
+        return unconditional_status(self.game, p)
 
     def showboard(self) -> str:
         """The board as GNU Go draws it: coordinates on all sides, ``+`` on empty star points, capture counts."""
@@ -567,6 +634,8 @@ class GtpEngine:
         diag = diagonals(n)[p]
         enemies = sum(1 for q in diag if board[q] == 3 - color)
         return enemies < (2 if len(diag) == 4 else 1)
+
+    # ------------------------------------------------------------------ life and death (teach/go/lifedeath.py)
 
 
 def _input_lines(infile: TextIO) -> Iterator[str]:
