@@ -305,6 +305,17 @@ class Reader:
                         if lib not in seen:
                             seen.add(lib)
                             moves.append(lib)
+        if n <= 2:
+            # attacker stones next to our liberties that are short of liberties themselves: atari or take them
+            chain = g._chain
+            for lib in libs:
+                for q in nb[lib]:
+                    a = chain[q]
+                    if a is not None and a.color != defender and len(a.libs) <= 2 and a not in around:
+                        for alib in a.libs:
+                            if alib not in seen:
+                                seen.add(alib)
+                                moves.append(alib)
         if n <= 2 and depth <= self.limits.backfill_depth:
             for lib in libs:
                 for q in nb[lib]:
