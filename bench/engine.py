@@ -7,7 +7,8 @@
     sgfmill: the pre-check on each empty point.  teach: ``Game.legal_moves()``.
 
 Games: seeded random legal games (no filling of one's own eyes) on 9x9, 13x13 and 19x19, plus the peer game
-records (../shared/peer/gnugo-regression) of each size that replay under the Chinese rules as they stand.
+records (../shared/peer/gnugo-regression) of each size that replay under the Chinese rules as they stand, with
+their setup stones (handicap, AB/AW/AE after the root) applied on both sides.
 
     python bench/engine.py [--games N] [--peer DIR] [--repeat R]
 """
@@ -50,16 +51,24 @@ def random_game(size: int, rng: random.Random) -> list[tuple[int, int | None]]:
     return moves
 
 
-def peer_games(size: int, folder: Path) -> list[list[tuple[int, int | None]]]:
-    """Main lines of the peer records of this size that replay strictly, without setup stones."""
+def peer_games(size: int, folder: Path) -> list[list[tuple]]:
+    """Main lines of the peer records of this size that replay under the rules as they stand (strict mode).
+    Setup stones (handicap, AB/AW/AE anywhere in the record) stay in the line as ("setup", B, W, empty)."""
     out = []
-    for path in sorted(folder.glob("*/*.sgf")):
+    for path in sorted(folder.glob("**/*.sgf")):
         try:
             game = game_from_sgf(path.read_bytes(), strict=True)
         except (RecordError, ValueError):
             continue
-        if game.size == size and not game.setups and game.moves:
-            out.append(list(game.moves))
+        if game.size != size or not game.moves:
+            continue
+        events: list[tuple] = []
+        setups = list(game.setups)
+        for i, move in enumerate(game.moves):
+            while setups and setups[0][0] == i:
+                events.append(("setup",) + tuple(setups.pop(0)[1:]))
+            events.append(move)
+        out.append(events)
     return out
 
 
@@ -104,12 +113,20 @@ def _liberties(board, size, row, col, colour, limit, ignore) -> int:
     return len(libs)
 
 
+def _rows_cols(points, size: int) -> list[tuple[int, int]]:
+    return [divmod(p, size) for p in points]
+
+
 def sgfmill_replay(games, size: int) -> int:
     n = 0
     for moves in games:
         board = boards.Board(size)
         ko = None
-        for color, p in moves:
+        for color, p, *setup in moves:
+            if color == "setup":
+                board.apply_setup(*(_rows_cols(points, size) for points in (p, *setup)))
+                ko = None
+                continue
             if p is None:
                 ko = None
                 continue
@@ -127,7 +144,11 @@ def sgfmill_listing(games, size: int) -> int:
     for moves in games:
         board = boards.Board(size)
         ko = None
-        for color, p in moves:
+        for color, p, *setup in moves:
+            if color == "setup":
+                board.apply_setup(*(_rows_cols(points, size) for points in (p, *setup)))
+                ko = None
+                continue
             colour = COLOURS[color]
             [(r, c) for r in range(size) for c in range(size) if sgfmill_legal(board, size, r, c, colour, ko)]
             positions += 1
@@ -145,7 +166,10 @@ def teach_replay(games, size: int) -> int:
     colour_names = {1: "black", 2: "white"}
     for moves in games:
         game = Game(size)
-        for color, p in moves:
+        for color, p, *setup in moves:
+            if color == "setup":
+                game.setup(black=p, white=setup[0], empty=setup[1])
+                continue
             if p is None:
                 game.resume()
                 game.play("pass", colour_names[color])
@@ -159,7 +183,10 @@ def teach_listing(games, size: int) -> int:
     positions = 0
     for moves in games:
         game = Game(size)
-        for color, p in moves:
+        for color, p, *setup in moves:
+            if color == "setup":
+                game.setup(black=p, white=setup[0], empty=setup[1])
+                continue
             game.legal_moves()
             positions += 1
             if p is None:
@@ -197,7 +224,7 @@ def main(argv=None) -> int:
         for label, games in workloads:
             if not games:
                 continue
-            moves = sum(len(g) for g in games)
+            moves = sum(1 for g in games for e in g if e[0] != "setup")
             for what, ref, ours in (("replay moves/s", sgfmill_replay, teach_replay),
                                     ("listing positions/s", sgfmill_listing, teach_listing)):
                 a = best_rate(ref, games, size, args.repeat)
