@@ -158,29 +158,7 @@ class Reader:
         hit = self._cached(key, depth)
         if hit is not None:
             return hit
-        best, best_move = LOSE, None
-        for m in self._attack_moves(ch, attacker, depth):
-            try:
-                g.play_point(m, attacker)
-            except IllegalMove:
-                continue
-            ko_taken = g._ko >= 0
-            if ko_taken and depth > lim.ko_depth and g._chain[t] is not None:
-                g.undo()
-                continue
-            try:
-                if g._chain[t] is None:
-                    v = WIN
-                else:
-                    v = INVERT[self._defend(t, depth + 1)[0]]
-            finally:
-                g.undo()
-            if ko_taken and v > KO_A:
-                v = KO_A
-            if v > best:
-                best, best_move = v, m
-                if v == WIN:
-                    break
+        best, best_move = self._best(t, self._attack_moves(ch, attacker, depth), attacker, depth, self._defend)
         if best == LOSE and n == 1:
             # the capture is forbidden by ko right now: it works if the attacker wins the ko
             best, best_move = KO_B, next(iter(libs))
@@ -204,18 +182,27 @@ class Reader:
         hit = self._cached(key, depth)
         if hit is not None:
             return hit
+        best, best_move = self._best(t, self._defend_moves(ch, defender, depth), defender, depth, self._attack)
+        self.cache[key] = (depth, best, best_move)
+        return best, best_move
+
+    def _best(self, t: int, moves: list[int], color: int, depth: int, answer) -> tuple[int, int | None]:
+        """Try each move for ``color`` and let the other side ``answer``; the best result and its move.
+        A line that starts by taking a ko is worth at most KO_A; deep in the tree nobody takes a ko."""
+        g, lim = self.g, self.limits
         best, best_move = LOSE, None
-        for m in self._defend_moves(ch, defender, depth):
+        for m in moves:
             try:
-                g.play_point(m, defender)
+                g.play_point(m, color)
             except IllegalMove:
                 continue
             ko_taken = g._ko >= 0
-            if ko_taken and depth > lim.ko_depth:
+            captured = g._chain[t] is None
+            if ko_taken and depth > lim.ko_depth and not captured:
                 g.undo()
                 continue
             try:
-                v = INVERT[self._attack(t, depth + 1)[0]]
+                v = WIN if captured else INVERT[answer(t, depth + 1)[0]]
             finally:
                 g.undo()
             if ko_taken and v > KO_A:
@@ -224,7 +211,6 @@ class Reader:
                 best, best_move = v, m
                 if v == WIN:
                     break
-        self.cache[key] = (depth, best, best_move)
         return best, best_move
 
     # ------------------------------------------------------------------ move generation
