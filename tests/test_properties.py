@@ -8,6 +8,7 @@ empty point with play/undo. At the end, undoing the whole game walks back throug
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -128,3 +129,35 @@ def test_random_games_keep_every_invariant(snapshot, size, superko, choices):
 def test_random_games_with_suicide_allowed_keep_every_invariant(snapshot, size, superko, choices):
     """The same invariants with Rules(suicide=True): multi-stone suicides happen on small crowded boards."""
     play_random_game(size, Rules(superko=superko, suicide=True), choices, snapshot)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_setup_placed_stone_by_stone_equals_a_rebuilt_board(seed):
+    """Setup adds stones incrementally when it only fills empty points; the result must be exactly the position a
+    full rebuild gives (the rebuild path is taken when the setup also clears a point)."""
+    import random
+
+    rng = random.Random(seed)
+    size = rng.choice([5, 9, 13, 19])
+    quick, rebuilt = Game(size), Game(size)
+    for _ in range(3):
+        free = [p for p in range(size * size) if quick.board[p] == 0]
+        stones = rng.sample(free, min(len(free) - 1, rng.randint(1, size * 2)))
+        half = len(stones) // 2
+        black, white = stones[:half], stones[half:]
+        clear = [p for p in free if p not in stones][:1]
+        outcomes = []
+        for game, empty in ((quick, []), (rebuilt, clear)):
+            try:
+                game.setup(black=black, white=white, empty=empty)
+                outcomes.append("ok")
+            except ValueError as e:
+                outcomes.append(str(e))
+        assert outcomes[0] == outcomes[1]
+        assert quick.board_rows() == rebuilt.board_rows() and quick.hash == rebuilt.hash == quick.recompute_hash()
+        chains = lambda g: sorted((c.color, sorted(c.stones), sorted(c.libs)) for c in g.chains())
+        assert chains(quick) == chains(rebuilt)
+        assert quick.legal_moves() == rebuilt.legal_moves()
+    while quick._log:
+        quick.undo()
+    assert not any(quick.board) and quick.hash == 0 and quick.legal_moves() == Game(size).legal_moves()

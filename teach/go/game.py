@@ -534,19 +534,60 @@ class Game:
             for m in moves:
                 points[self._require_point(m) if isinstance(m, str) else m] = color
         snap = self._snapshot()
-        for p, color in points.items():
-            self.board[p] = color
-        self._rebuild()
-        dead = [c for c in self.chains() if not c.libs]
+        if EMPTY not in points.values() and not any(self.board[p] for p in points):
+            # only stones on empty points (handicap, most AB/AW): place them one by one, no rebuild
+            for p, color in points.items():
+                self._place_stone(p, color)
+            dead = {id(c): c for c in self._live if not c.libs}.values()
+        else:
+            for p, color in points.items():
+                self.board[p] = color
+            self._rebuild()
+            dead = [c for c in self.chains() if not c.libs]
         if dead:
-            self._restore(snap)
             names = sorted(self._names[s] for c in dead for s in c.stones)
+            self._restore(snap)
             raise ValueError(f"setup leaves stones without liberties: {', '.join(names)}")
         self._ko = -1
         self._log.append(("setup", snap))
         self.setups.append((len(self.moves),) + tuple(
             tuple(sorted(p for p, c in points.items() if c == color)) for color in (BLACK, WHITE, EMPTY)))
         self._remember()
+
+    def _place_stone(self, p: int, color: int) -> None:
+        """Put a stone on an empty point for a setup: chains merge, neighbours lose a liberty, nothing is
+        captured (a setup that leaves a chain without liberties is refused by the caller)."""
+        chain, live = self._chain, self._live
+        self.board[p] = color
+        self._empties.discard(p)
+        self._empty_bits ^= self._bits[p]
+        self.hash ^= self._keys[color][p]
+        libs: set[int] = set()
+        own: list[Chain] = []
+        for q in self._nb[p]:
+            c = chain[q]
+            if c is None:
+                libs.add(q)
+            elif c.color == color:
+                if c not in own:
+                    own.append(c)
+            else:
+                c.libs.discard(p)
+        if not own:
+            base = Chain(color, [p], libs)
+            live.add(base)
+        else:
+            base = own[0]
+            base.stones.append(p)
+            base.libs |= libs
+            for other in own[1:]:
+                base.stones += other.stones
+                base.libs |= other.libs
+                for s in other.stones:
+                    chain[s] = base
+                live.discard(other)
+            base.libs.discard(p)
+        chain[p] = base
 
     def resume(self) -> None:
         """Clear a finished game's passes so play goes on (records and GTP sessions keep playing after passes)."""
