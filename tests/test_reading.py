@@ -160,3 +160,23 @@ def test_ladders_agree_with_gnugo_with_a_white_stone_anywhere():
     codes = {WIN: "1", KO_A: "2", 1: "3", LOSE: "0"}
     ours = [codes[ladder_attack(ladder_game(n), ladder_game(n).point("D4"))[0]] for n in names]
     assert ours == theirs
+
+
+def test_judge_kill_and_live_goals_use_the_vital_point():
+    """Straight three (直三) in the corner: the middle point kills, and the middle point lives."""
+    game = board([
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        "XXXXX....",
+        "OOOOX....",
+        "...OX....",
+    ])
+    assert set(Judge(game, Goal("kill", ("A2",))).solve().winning) == {"B1"}
+    game.to_play = "white"
+    assert set(Judge(game, Goal("live", ("A2",))).solve().winning) == {"B1"}
+    wrong = Judge(game, Goal("live", ("A2",))).judge([], "A1")
+    assert wrong.result == "wrong" and wrong.reply == "B1"

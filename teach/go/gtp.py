@@ -636,6 +636,24 @@ class GtpEngine:
         return enemies < (2 if len(diag) == 4 else 1)
 
     # ------------------------------------------------------------------ life and death (teach/go/lifedeath.py)
+    def cmd_owl_attack(self, args: list[str]) -> str:
+        """GNU Go: can the group at VERTEX be killed, the other colour moving first? ``1 MOVE`` (unconditionally),
+        ``2 MOVE`` (a ko the attacker takes first), ``3 MOVE`` (a ko the attacker must win), ``0`` (no kill
+        found, or the search ran out of budget)."""
+        from .lifedeath import owl
+
+        self._need(args, 1, "owl_attack VERTEX")
+        code, move = owl(self.game, self._stone(args[0]), "attack")
+        return "0" if code == 0 else f"{code} {self._name(move)}"
+
+    def cmd_owl_defend(self, args: list[str]) -> str:
+        """GNU Go: can the group at VERTEX live, its owner moving first? Codes as for owl_attack; ``1 PASS`` when
+        no move is needed."""
+        from .lifedeath import owl
+
+        self._need(args, 1, "owl_defend VERTEX")
+        code, move = owl(self.game, self._stone(args[0]), "defend")
+        return "0" if code == 0 else f"{code} {self._name(move)}"
 
 
 def _input_lines(infile: TextIO) -> Iterator[str]:
