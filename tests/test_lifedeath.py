@@ -47,8 +47,9 @@ SHAPES: dict[str, list[str]] = {
     "straight four 直四": [".++."],
     "bent four 曲四": ["  .", ".++"],
 }
-# In the corner the bulky five's other two living points only reach a ko: the stone on the 1-1 point (or the
-# one beside it) is cut off and the attacker takes it with a ko (found by the search, confirmed by hand).
+# In the corner the bulky five's two other living points only reach a ko: a stone on the 1-1 point is cut off
+# and the attacker takes it in a ko; after a stone on the 2-2 point the eye space left is the bent four in the
+# corner (盘角曲四), a ko as well.
 CORNER_SHAPES = {"bulky five 刀把五": [".k ", "k*."]}
 LOCATIONS = ("corner", "edge", "centre")
 
@@ -216,6 +217,19 @@ EYE_KO_TAKEN = [  # the same after black took the ko at C1 (white may retake: th
 ]
 
 
+STRAIGHT_THREE_IN_ATARI_NET = [  # straight three on the edge; black G1 sits on white's only outside liberty
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    "X X X X X X X X .",
+    "X O O O O O . X .",
+    "X O . . . O X . .",
+]
+
+
 def reader_for(rows: list[str], point: str, swap: bool = False, **kw) -> tuple[Game, LifeReader]:
     if swap:
         rows = [r.translate(str.maketrans("XO", "OX")) for r in rows]
@@ -251,6 +265,18 @@ def test_real_eyes_need_no_search():
     assert solution(reader, "live") == {}
     game, reader = reader_for(REAL_EYE, "A2")
     assert solution(reader, "live") == {"G1": WIN}
+
+
+@pytest.mark.parametrize("swap", [False, True], ids=["white", "black"])
+def test_straight_three_with_a_cutting_stone_outside(swap):
+    """D1 is the vital point either way. White G2 (atari) or H1 also reach something, but only a ko: black
+    kills at D1 instead of saving G1, and the eye white makes by capturing G1 is a ko (GNU Go's owl code, not
+    ko-aware, calls both moves failures and agrees on D1)."""
+    game, reader = reader_for(STRAIGHT_THREE_IN_ATARI_NET, "C2", swap)
+    assert reader.kill() == (WIN, game.point("D1"))
+    assert reader.live() == (WIN, game.point("D1"))
+    assert solution(reader, "kill") == {"D1": WIN}
+    assert solution(reader, "live") == {"D1": WIN, "G2": KO_B, "H1": KO_B}
 
 
 @pytest.mark.parametrize("swap", [False, True], ids=["white", "black"])
@@ -389,7 +415,7 @@ CORNER_PUZZLES = [(name, WHITE) for name in SHAPES] + [(name, BLACK) for name in
 
 @pytest.mark.skipif(not shutil.which(GNUGO), reason=f"GNU Go is not installed at {GNUGO}")
 def test_owl_agrees_with_gnugo_on_corner_puzzles():
-    """GNU Go 3.8's owl_attack / owl_defend on the corner shapes (both colours), the false eye, the seki.
+    """GNU Go 3.8's owl_attack / owl_defend on the corner shapes (both colours) and the hand-made positions.
 
     Its answers must have the same success code as ours, and its move must be one of our winning moves (or
     PASS where we need no move). The ko positions are left out: GNU Go's owl code reads the eye ko simply as
@@ -398,9 +424,10 @@ def test_owl_agrees_with_gnugo_on_corner_puzzles():
     for name, defender in CORNER_PUZZLES:
         game, group, _ = shape_position(name, "corner", 9, defender)
         positions.append((name, game, group))
-    for label, rows in (("false eye", FALSE_EYE), ("seki", SEKI), ("real eye", REAL_EYE)):
+    for label, rows, point in (("false eye", FALSE_EYE, "A2"), ("seki", SEKI, "A2"), ("real eye", REAL_EYE, "A2"),
+                               ("straight three, G1 outside", STRAIGHT_THREE_IN_ATARI_NET, "C2")):
         game = build_position(rows)
-        positions.append((label, game, game.point("A2")))
+        positions.append((label, game, game.point(point)))
     script = []
     for _, game, group in positions:
         script += [f"boardsize {game.size}", "clear_board"]

@@ -4,11 +4,17 @@ The goals ``kill`` and ``live`` of the puzzles. A group is **dead** when the att
 the defender does (the attacker may need many moves), **alive** when it cannot be captured: two real eyes,
 pass-alive stones, or a seki (neither side can afford to move: counted as alive, as Go teachers do).
 
-Method: a depth-first alpha-beta search over the moves of a small *region* (the group's stones, the eye space
-it encloses, its liberties and their empty neighbours), with a transposition table keyed by (position hash, side
-to move, ko point, threat-retakes used). The rules of this local game:
+Method: a depth-first alpha-beta search with a transposition table keyed by (position hash, side to move, ko
+point, threat-retakes used). The rules of this local game:
 
-- The target is the chain on the point the caller names. When it is captured the attacker has won.
+- The *target* is the chain on the point the caller names; it is the group's owner (the defender) against the
+  other colour (the attacker). When the target is captured the attacker has won.
+- Moves are played in a small *region*: by default the group's stones, its eye space (small closed areas of
+  empty points next to it and the enemy stones shut inside them), the group's liberties and their empty
+  neighbours, and the stones and liberties of enemy chains touching it with two liberties or fewer. The group
+  is the target plus its colour's chains bordering that eye space or one move from connecting to the target.
+  The attacker may also fill any liberty of the defender's stones outside the region: the region is a fence
+  the defender cannot run through, so the question is always "can it live here".
 - When the target's stones are pass-alive (Benson's unconditional life, checked locally and exactly: a set of
   chains each with two vital enclosed regions, every region bounded only by chains of the set) the defender has
   won. The root position is also asked of ``life.unconditionally_alive`` (GNU Go's unconditional status).
@@ -16,14 +22,20 @@ to move, ko point, threat-retakes used). The rules of this local game:
   (= alive), so an attacker's pass is a loss. A seki is therefore a position where every attacker move loses.
 - Plain ko: a ko recapture is banned for one move. The banned side may still retake *after a ko threat*: that
   line is worth at most KO_B to it (it wins only by winning a ko the other side took first); the side that took
-  the ko first then sees KO_A. A path may contain at most ``KO_THREATS`` such threat-retakes, and a move that
-  repeats a position of the current line is not played (no endless cycles).
+  the ko first then sees KO_A. A line may contain at most ``KO_THREATS`` such threat-retakes, and a move that
+  repeats a position of the current line is not played (no endless cycles; as in every such search, a result
+  stored in the table may in rare cases depend on the line that reached it).
 - Results use reading.py's scale for the side to move (WIN, KO_A, KO_B, LOSE; ``INVERT`` flips the side).
 
+Every search result is a pair of bounds (lo, hi). A line longer than ``Limits.max_depth`` is unknown,
+(LOSE, WIN); a root answer that still has open bounds, or a search over its node or time budget, raises
+``BudgetExceeded``: the honest answer is ``unknown``, never a guess.
+
 Move ordering does the work: the TT move, captures, then the vital points (empty region points with the most
-empty neighbours inside the eye space), ataris, the defender's pass, other region moves, self-ataris last. A
-side never fills its own one-point eye (all four neighbours one chain of its own): that is never better than
-passing. Budgets (nodes, seconds, depth) raise ``BudgetExceeded``: the honest answer is ``unknown``.
+empty neighbours inside the eye space), ataris, the defender's pass, other region moves, self-ataris last,
+each helped by a history of the moves that refuted others. Suicides are not tried, and neither side fills a
+one-point eye of its own chain (four neighbours, or the edge, of that chain alone): that only takes a liberty
+away from itself, and the other side can reply by passing.
 
 Pure Python: standard library and ``teach.go`` only.
 """
@@ -47,6 +59,7 @@ EYE_MAX = 16  # an enclosed area of more points than this is open space, not eye
 BENSON_REGION_MAX = 14  # regions bigger than this are never vital in the local pass-alive check
 BENSON_CHAINS_MAX = 40  # chains looked at by the local pass-alive check before it gives up (says "no")
 KO_THREATS = 2  # threat-retakes allowed on one line of play
+OWL_LIMITS = Limits(nodes=250_000, seconds=5.0)  # GTP owl_attack / owl_defend (GNU Go's regression timeout: 10 s)
 _PASS = -1
 _WON, _LOST, _OPEN = (WIN, WIN), (LOSE, LOSE), (LOSE, WIN)
 
@@ -633,7 +646,7 @@ def owl(game: Game, point: int, what: str, limits: Limits | None = None) -> tupl
 
     A budget that runs out answers 0 (GNU Go's "no attack/defence found")."""
     if limits is None:
-        limits = Limits(nodes=400_000, seconds=6.0)
+        limits = OWL_LIMITS
     try:
         reader = LifeReader(game, point, limits=limits)
         result, move = reader.kill() if what == "attack" else reader.live()
