@@ -12,7 +12,7 @@ the side to move takes the ko first), KO_B (works only by winning a ko the other
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .game import EMPTY, Game, IllegalMove, Rules
 
@@ -325,7 +325,7 @@ class Reader:
 def ladder_attack(game: Game, point: int, limits: Limits = Limits()) -> tuple[int, int | None]:
     """Can the chain at ``point`` be captured in a ladder (征子): the attacker only plays ataris, the defender
     only extends or captures? Returns (result, first move)."""
-    reader = Reader(game, limits)
+    reader = Reader(game, replace(limits, ko_depth=limits.max_depth))  # a ladder may take a ko at any depth
     g = reader.g
     reader._start()
 
@@ -340,24 +340,8 @@ def ladder_attack(game: Game, point: int, limits: Limits = Limits()) -> tuple[in
             return (WIN, lib) if g.is_legal_point(lib, attacker) else (LOSE, None)
         if len(ch.libs) != 2 or depth >= limits.max_depth:
             return LOSE, None
-        best, best_move = LOSE, None
-        for m in reader._attack_moves(ch, attacker, limits.branch_depth + 1)[:2]:
-            try:
-                g.play_point(m, attacker)
-            except IllegalMove:
-                continue
-            ko_taken = g._ko >= 0
-            try:
-                v = INVERT[escape(t, depth + 1)] if g._chain[t] is not None else WIN
-            finally:
-                g.undo()
-            if ko_taken and v > KO_A:
-                v = KO_A
-            if v > best:
-                best, best_move = v, m
-                if v == WIN:
-                    break
-        return best, best_move
+        moves = reader._attack_moves(ch, attacker, limits.branch_depth + 1)[:2]
+        return reader._best(t, moves, attacker, depth, lambda t, d: (escape(t, d), None))
 
     def escape(t: int, depth: int) -> int:
         ch = g._chain[t]
