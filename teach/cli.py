@@ -7,6 +7,8 @@ import sys
 import click
 from flask.cli import FlaskGroup
 
+from teach.go.judge import GOALS
+
 
 def _create_app():
     from teach.web import create_app
@@ -45,7 +47,7 @@ def regress_command(files: tuple[str, ...], verbose: bool, timeout: float) -> No
 
 @go_group.command("solve")
 @click.argument("sgf_file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--goal", required=True, type=click.Choice(["capture", "save", "live", "kill"]))
+@click.option("--goal", required=True, type=click.Choice(list(GOALS)))
 @click.option("--target", "targets", required=True, multiple=True, help="A stone of the chain or group (repeatable).")
 @click.option("--move", "move_number", type=int, default=None, help="Read the position before this move.")
 @click.option("--to-play", type=click.Choice(["black", "white"]), default=None, help="Override the side to move.")
