@@ -78,3 +78,8 @@ def solve_command(sgf_file: str, goal: str, targets: tuple[str, ...], move_numbe
     click.echo("winning first moves: " + (", ".join(f"{m} ({r})" for m, r in solution.winning.items()) or "none"))
     for move, reply in solution.refutations.items():
         click.echo(f"  {move}: refuted by {reply or 'pass'}")
+
+
+from teach.lessons.cli import lessons_group  # noqa: E402  (after `cli` exists; the group imports lazily)
+
+cli.add_command(lessons_group)

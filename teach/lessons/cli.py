@@ -1,0 +1,36 @@
+"""``teach lessons``: check lesson files (validate and prove every puzzle)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+
+@click.group("lessons")
+def lessons_group() -> None:
+    """Lesson files: check them."""
+
+
+@lessons_group.command("check")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print the errors and the summary as JSON.")
+@click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: one per core).")
+def check_command(paths: tuple[str, ...], as_json: bool, jobs: int | None) -> None:
+    """Validate lesson files and prove every puzzle (default: the lessons/ folder). Exit status 1 on any error."""
+    from .loader import check_paths
+
+    report = check_paths(list(paths) or None, workers=jobs)
+    if as_json:
+        click.echo(json.dumps({"ok": report.ok, "files": report.files, "lessons": report.lessons,
+                               "puzzles": report.puzzles, "seconds": round(report.seconds, 2),
+                               "errors": [e.as_dict() for e in report.errors]}, ensure_ascii=False, indent=2))
+    else:
+        for error in report.errors:
+            click.echo(str(error))
+        n = len(report.errors)
+        click.echo(f"{report.files} file{'s' * (report.files != 1)}, {report.lessons} lesson"
+                   f"{'s' * (report.lessons != 1)}, {report.puzzles} puzzle{'s' * (report.puzzles != 1)} checked "
+                   f"in {report.seconds:.1f}s: " + (f"{n} error{'s' * (n != 1)}" if n else "ok"))
+    sys.exit(1 if report.errors else 0)
