@@ -517,9 +517,20 @@ class GtpEngine:
             return "0"
         return "0" if code == 0 else f"{GTP_CODE[code]} {self._name(move)}"
 
+    def _estimate(self):
+        """The dead-stone estimate of the current position (teach/go/status.py), computed once per position."""
+        from .status import estimate
+
+        key = (self.game.hash, self.game.size, tuple(self.game.board))
+        cached = getattr(self, "_estimate_cache", None)
+        if cached is None or cached[0] != key:
+            cached = (key, estimate(self.game))
+            self._estimate_cache = cached
+        return cached[1]
+
     def cmd_final_score(self, args: list[str]) -> str:
-        """Area count with every stone alive (this engine does not judge life and death yet)."""
-        margin = self.game.score().margin_points
+        """Area count (数子) after removing the stones the estimate calls dead; unsure groups count as alive."""
+        margin = self._estimate().score().margin_points
         if margin == 0:
             return "0"
         points = abs(margin)
@@ -527,15 +538,16 @@ class GtpEngine:
         return f"{'B' if margin > 0 else 'W'}+{text}"
 
     def cmd_final_status_list(self, args: list[str]) -> str:
-        """Every stone counts as alive (as in final_score): one line a chain, like GNU Go."""
+        """The chains the estimate calls ``alive``, ``dead`` or ``seki``: one line a chain, like GNU Go. Groups
+        the estimate is unsure of count as alive (they stay on the board for the count)."""
         self._need(args, 1, "final_status_list STATUS")
         status = args[0].lower()
         if status not in ("alive", "dead", "seki"):
             raise GtpError(f"syntax error: invalid status {args[0]!r} (alive, dead or seki)")
-        if status != "alive":
-            return ""
+        est = self._estimate()
+        wanted = est.dead if status == "dead" else est.seki if status == "seki" else est.alive | est.unsure
         n = self.game.size
-        chains = [self._board_order(ch.stones) for ch in self.game.chains()]
+        chains = [self._board_order(ch.stones) for ch in self.game.chains() if ch.stones[0] in wanted]
         chains.sort(key=lambda stones: (-(stones[0] // n), stones[0] % n))
         return "\n".join(" ".join(self.game.name(p) for p in stones) for stones in chains)
 
@@ -654,6 +666,18 @@ class GtpEngine:
         self._need(args, 1, "owl_defend VERTEX")
         code, move = owl(self.game, self._stone(args[0]), "defend")
         return "0" if code == 0 else f"{code} {self._name(move)}"
+
+
+    def cmd_dragon_status(self, args: list[str]) -> str:
+        """GNU Go: ``alive``, ``critical ATTACK DEFENCE``, ``dead`` or ``unknown`` (the reader ran out of budget)
+        for the group at VERTEX (teach/go/lifedeath.py)."""
+        from .lifedeath import dragon_status
+
+        self._need(args, 1, "dragon_status VERTEX")
+        status, attack, defence = dragon_status(self.game, self._stone(args[0]))
+        if status == "critical":
+            return f"critical {self._name(attack)} {self._name(defence)}"
+        return status
 
 
 def _input_lines(infile: TextIO) -> Iterator[str]:

@@ -52,7 +52,7 @@ try:  # unconditional life (GNU Go's unconditional_status), written alongside th
 except ImportError:  # pragma: no cover - the module ships with the package
     _life_alive = None
 
-__all__ = ["LifeReader", "default_region", "owl", "solve", "KO_THREATS", "BudgetExceeded", "Limits",
+__all__ = ["LifeReader", "default_region", "owl", "solve", "dragon_status", "KO_THREATS", "BudgetExceeded", "Limits",
            "WIN", "KO_A", "KO_B", "LOSE"]
 
 EYE_MAX = 16  # an enclosed area of more points than this is open space, not eye space
@@ -653,3 +653,25 @@ def owl(game: Game, point: int, what: str, limits: Limits | None = None) -> tupl
     except BudgetExceeded:
         return 0, None
     return GTP_CODE[result], move
+
+
+def dragon_status(game: Game, point: int, limits: Limits | None = None) -> tuple[str, int | None, int | None]:
+    """GNU Go's ``dragon_status`` of the group at ``point``: ("alive"|"critical"|"dead"|"unknown", attack
+    point, defence point). Alive: no kill with the attacker moving first; dead: no life with the owner moving
+    first; critical: whoever moves first wins (both points given; a ko counts as a win, as in GNU Go).
+    A search over budget answers "unknown": never a guess."""
+    if limits is None:
+        limits = OWL_LIMITS
+    try:
+        reader = LifeReader(game, point, limits=limits)
+        killed, attack = reader.kill()
+        if killed == LOSE:
+            return "alive", None, None
+        lived, defence = reader.live()
+    except BudgetExceeded:
+        return "unknown", None, None
+    if lived == LOSE:
+        return "dead", None, None
+    if defence is None:  # passing lives: the kill found above needs a ko the attacker cannot win at once
+        return "alive", None, None
+    return "critical", attack, defence
