@@ -680,6 +680,20 @@ class GtpEngine:
         return status
 
 
+    def cmd_eval_eye(self, args: list[str]) -> str:
+        """GNU Go: the eyes the eye space at VERTEX is worth, ``MIN MAX`` with ``ATTACK DEFENCE`` when they
+        differ; ``-1`` when the point is in no eye space or reading could not settle it (teach/go/eyes.py)."""
+        from .eyes import eye_value
+
+        self._need(args, 1, "eval_eye VERTEX")
+        value = eye_value(self.game, self._vertex(args[0], allow_pass=False))
+        if value is None:
+            return "-1"
+        if value.min == value.max:
+            return f"{value.min} {value.max}"
+        return f"{value.min} {value.max} {self._name(value.attack)} {self._name(value.defence)}"
+
+
 def _input_lines(infile: TextIO) -> Iterator[str]:
     """Lines of the input; bytes that are not UTF-8 become replacement characters instead of an exception."""
     raw = getattr(infile, "buffer", None)
