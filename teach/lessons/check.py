@@ -328,6 +328,8 @@ class Checker:
             quiz.answers = tuple(p for p in _empty_points(game) if p not in legal)
             if not quiz.answers:
                 self.error(path + ("ask",), f"there is no forbidden point for {quiz.to_play} here", key=True)
+        elif ask == "atari" and len(game.liberties(quiz.target)) < 2:
+            self.error(path + ("target",), f"the chain at {quiz.target} is already in atari", key=True)
         elif ask == "atari":
             quiz.answers = tuple(_atari_moves(game, quiz.target))
             if not quiz.answers:

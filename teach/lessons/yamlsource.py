@@ -47,15 +47,16 @@ def _decode(data: bytes) -> str:
         raise _Fail(line, column, "this is not UTF-8 text (save the file as UTF-8)") from None
 
 
-def _yaml_error(e: yaml.YAMLError) -> _Fail:
+def _yaml_error(e: yaml.YAMLError, lines: list[str]) -> _Fail:
     mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
     problem = getattr(e, "problem", None) or getattr(e, "reason", None) or str(e).splitlines()[0]
     context = getattr(e, "context", None)
     message = f"{context}: {problem}" if context and problem else (problem or context or "not valid YAML")
-    if "found character '\\t'" in message or "found a tab character" in message:
-        message += " (indent with spaces, not tabs)"
     if mark is None:
         return _Fail(0, 0, f"not valid YAML: {message}")
+    line = lines[mark.line] if mark.line < len(lines) else ""
+    if "\t" in line[:mark.column + 1]:
+        return _Fail(mark.line, line.index("\t"), "not valid YAML: a tab character (indent with spaces, not tabs)")
     return _Fail(mark.line, mark.column, f"not valid YAML: {message}")
 
 
@@ -126,7 +127,7 @@ def load_yaml(data: bytes | str, name: str) -> tuple[object, Source, list[Lesson
         try:
             node = yaml.compose(text, Loader=_Loader)
         except yaml.YAMLError as e:
-            raise _yaml_error(e) from None
+            raise _yaml_error(e, source.lines) from None
         except RecursionError:
             raise _Fail(0, 0, "the data is nested too deeply") from None
         if node is None:
