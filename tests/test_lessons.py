@@ -32,6 +32,18 @@ intro: {{zh: 开始, en: Start}}
 recap: {{zh: 结束, en: The end}}
 steps:
 """
+# A mouse in atari whose only road leads to a living white group: E7 is the one winning move (cheap to prove)
+ATARI = """\
+. . . . . . . . .
+. . . X . . . . .
+. . X O . O O O O
+. . . X X O . O .
+X X X X X X X X X
+X X X X X X X X X
+X X X X X X X X X
+X X X X X X X X X
+X . X . X . X . X
+"""
 MOUSE = """\
 . . . . . . . . .
 . . . . . . . . .
@@ -85,9 +97,9 @@ def _catalog(tmp_path: Path) -> None:
         "topics:\n  - {id: capture, title: {zh: 吃子, en: Capture}}\npictures: [badge]\n", encoding="utf-8")
 
 
-def _puzzle(board: str = MOUSE, extra: str = "") -> str:
+def _puzzle(board: str = ATARI, extra: str = "") -> str:
     rows = "".join(f"        {row}\n" for row in board.splitlines())
-    return ("  - puzzle:\n      goal: capture\n      target: E5\n      text: {zh: 抓, en: Catch}\n" + extra +
+    return ("  - puzzle:\n      goal: capture\n      target: D7\n      text: {zh: 抓, en: Catch}\n" + extra +
             "      board: |\n" + rows)
 
 
@@ -102,10 +114,12 @@ def test_load_lessons_gives_typed_lessons_and_puzzle_positions(tmp_path):
     assert isinstance(puzzle, Puzzle)
     start = puzzle.start()
     assert isinstance(start, Game) and start.to_play == "black"
-    assert start.color_at("E5") == "white" and start.color_at("E6") == "black"
-    assert puzzle.goal_object() == Goal("capture", ("E5",))
+    assert start.color_at("D7") == "white" and start.color_at("D8") == "black"
+    assert puzzle.goal_object() == Goal("capture", ("D7",))
+    assert puzzle.winning is None  # loading does not prove; `teach lessons check` does
     assert puzzle.judge() is puzzle.judge()
-    assert puzzle.judge().judge([], "F5").result == "correct"
+    assert puzzle.judge().judge([], "E7").result == "correct"
+    assert puzzle.judge().judge([], "B9").result == "wrong"
 
 
 def test_load_lessons_raises_with_every_error(tmp_path):
@@ -183,13 +197,12 @@ def test_diagram_errors(text, anchor, message):
 
 
 def test_check_step_for_generated_puzzles():
-    step = {"puzzle": {"goal": "capture", "target": "E5", "answers": ["F5", "A1"], "text": {"zh": "抓", "en": "x"},
-                       "board": MOUSE}}
-    messages = [e.message for e in check_step(step, 9)]
-    assert any("answer A1 does not win" in m for m in messages), messages
-    assert all(e.path.startswith("puzzle") for e in check_step(step, 9))
-    assert check_step({"puzzle": {"goal": "capture", "target": "E5", "text": {"zh": "抓", "en": "x"},
-                                  "board": MOUSE}}, 9) == []
+    step = {"puzzle": {"goal": "capture", "target": "D7", "answers": ["E7", "B9"], "text": {"zh": "抓", "en": "x"},
+                       "board": ATARI}}
+    errors = check_step(step, 9)
+    assert [(e.path, e.message) for e in errors] == [("puzzle.answers[1]", "answer B9 does not win (refuted by E7)")]
+    step["puzzle"]["answers"] = ["E7"]
+    assert check_step(step, 9) == []
     assert "did you mean `puzzle`" in check_step({"puzle": {}}, 9)[0].message
 
 
@@ -234,11 +247,11 @@ def test_quiz_listed_answers_are_checked(tmp_path):
 def test_cli_check_prints_errors_and_summary_and_json(tmp_path):
     _catalog(tmp_path)
     _write(tmp_path, "first-catch", _puzzle())
-    _write(tmp_path, "second", _puzzle(extra="      answers: [A1]\n"), order=2)
+    _write(tmp_path, "second", _puzzle(extra="      answers: [E7, B9]\n"), order=2)
     runner = CliRunner()
     result = runner.invoke(lessons_group, ["check", str(tmp_path)])
     assert result.exit_code == 1
-    assert re.search(r"second\.yaml:15:17: answer A1 does not win \(refuted by F5\)", result.output), result.output
+    assert re.search(r"second\.yaml:15:21: answer B9 does not win \(refuted by E7\)", result.output), result.output
     assert "2 files, 1 lesson, 2 puzzles" in result.output
     result = runner.invoke(lessons_group, ["check", str(tmp_path / "first-catch.yaml"), "--json"])
     data = json.loads(result.output)

@@ -263,7 +263,7 @@ class Checker:
                     self.error(path + ("answers", i), f"answer {a} does not win{why}")
             extra = [m for m in winning if m not in listed]
             if extra:
-                self.error(path + ("answers",), f"{', '.join(extra)} also win{'s' if len(extra) == 1 else ''} but "
+                self.error(path + ("answers",), f"{_moves(extra)} also win{'s' if len(extra) == 1 else ''} but "
                                                 f"{'is' if len(extra) == 1 else 'are'} not listed in answers "
                                                 f"(an unintended solution: fix the position or add the move)",
                            key=True)
@@ -368,6 +368,13 @@ class Checker:
             self.error(path + ("answer",), f"answer must be {what}")
         elif answer != computed:
             self.error(path + ("answer",), f"answer {answer!r} is wrong: the engine finds {computed!r}")
+
+
+def _moves(moves: list[str], most: int = 8) -> str:
+    """A list of moves for a message, shortened when the reader finds a great many."""
+    if len(moves) <= most:
+        return ", ".join(moves)
+    return f"{', '.join(moves[:most])} and {len(moves) - most} more"
 
 
 def schema_path(path: Path) -> str:
