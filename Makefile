@@ -16,6 +16,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/pytest
+	$(BIN)/teach lessons check
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
