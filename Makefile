@@ -2,6 +2,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+CATALOG := teach/translations/zh_Hans_CN/LC_MESSAGES/messages
 
 .PHONY: run test bench peer clean
 
@@ -11,10 +12,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+$(CATALOG).mo: $(CATALOG).po $(STAMP)
+	$(BIN)/pybabel compile -d teach/translations
+
+run: $(STAMP) $(CATALOG).mo
+	$(BIN)/teach db upgrade
+	$(BIN)/teach demo
 	$(BIN)/teach run --host 127.0.0.1 --port 5000
 
-test: $(STAMP)
+test: $(STAMP) $(CATALOG).mo
 	$(BIN)/pytest
 	$(BIN)/teach lessons check
 

@@ -62,3 +62,74 @@ def position():
 @pytest.fixture(scope="session")
 def snapshot():
     return state
+
+
+# ---------------------------------------------------------------------- the web app
+import os  # noqa: E402
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from flask.testing import FlaskClient  # noqa: E402
+
+WEB_LESSONS = Path(__file__).resolve().parent / "web_lessons"
+_CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
+
+
+class CSRFClient(FlaskClient):
+    """A test client that sends the page's CSRF token with every state-changing request, as the browser does;
+    CSRF protection stays on in tests. ``csrf=False`` sends a request without it."""
+
+    def open(self, *args, **kwargs):
+        method = (kwargs.get("method") or "GET").upper()
+        send_token = kwargs.pop("csrf", True)
+        if method not in ("GET", "HEAD", "OPTIONS") and send_token:
+            headers = dict(kwargs.pop("headers", None) or {})
+            headers.setdefault("X-CSRFToken", self.csrf_token())
+            kwargs["headers"] = headers
+        return super().open(*args, **kwargs)
+
+    def csrf_token(self) -> str:
+        page = super().open("/", method="GET", follow_redirects=True).get_data(as_text=True)
+        return _CSRF.search(page).group(1)
+
+
+def database_url(tmp_path: Path) -> str:
+    """SQLite in the test's folder, or the PostgreSQL database named by TEST_DATABASE_URL (CI runs both)."""
+    from teach.web import _database_url
+
+    url = os.environ.get("TEST_DATABASE_URL")
+    return _database_url(url) if url else f"sqlite:///{tmp_path / 'test.sqlite'}"
+
+
+@pytest.fixture
+def app(tmp_path):
+    from flask_migrate import downgrade, upgrade
+
+    from teach.web import create_app
+    from teach.web.extensions import db
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url(tmp_path),
+                      "LESSONS_DIR": str(WEB_LESSONS)})
+    app.test_client_class = CSRFClient
+    with app.app_context():
+        downgrade(revision="base")  # a PostgreSQL test database may hold the last test's tables
+        upgrade()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        downgrade(revision="base")
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def demo(app):
+    from teach.web.demo import create_demo
+
+    with app.app_context():
+        create_demo()
+    return app

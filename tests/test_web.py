@@ -1,14 +1,216 @@
-"""The web app's placeholder home page (the kid's app replaces it)."""
+"""The web foundation and the kid's app: sign-in, languages, the lesson map, judged moves, stars and stickers.
 
-from teach.web import create_app
+Everything runs against a real database built by the migrations (SQLite, or PostgreSQL when TEST_DATABASE_URL
+names one), with CSRF protection on.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from teach.models import Attempt, LessonProgress, StickerAward, User
+from teach.web.extensions import db
 
 
-def test_home_page_greets_in_chinese_and_english():
-    client = create_app({"TESTING": True}).test_client()
-    page = client.get("/").get_data(as_text=True)
-    assert "围棋小课堂" in page and "Black Cat Police" in page
+def kid_login(client, name="明明", pictures=("cat", "fish", "moon"), code="CAT234"):
+    with client.application.app_context():
+        kid = db.session.scalar(sa.select(User).where(User.name == name))
+        kid_id = kid.id
+    return client.post(f"/kids/{code}/{kid_id}", data={"pictures": ",".join(pictures)}), kid_id
 
 
-def test_unknown_page_is_a_404_not_a_crash():
-    client = create_app({"TESTING": True}).test_client()
-    assert client.get("/no-such-page").status_code == 404
+def test_home_page_speaks_chinese_by_default_and_english_when_asked(client):
+    zh = client.get("/", headers={"Accept-Language": "zh-CN,zh;q=0.9"}).get_data(as_text=True)
+    assert "欢迎来到围棋小课堂" in zh and 'lang="zh-Hans"' in zh
+    en = client.get("/", headers={"Accept-Language": "en-US,en;q=0.8"}).get_data(as_text=True)
+    assert "Welcome to Go Class" in en and "欢迎" not in en
+
+
+def test_the_language_switch_wins_over_the_browser(client):
+    client.post("/language", data={"lang": "zh", "next": "/"})
+    page = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "欢迎来到围棋小课堂" in page
+
+
+def test_unknown_page_is_a_friendly_404(client):
+    r = client.get("/no-such-page", headers={"Accept-Language": "en"})
+    assert r.status_code == 404 and "this page is not here" in r.get_data(as_text=True)
+
+
+def test_a_post_without_csrf_token_is_refused_kindly(client):
+    r = client.post("/language", data={"lang": "en"}, csrf=False, headers={"Accept-Language": "en"})
+    assert r.status_code == 400 and "reload it and try again" in r.get_data(as_text=True)
+
+
+def test_teacher_signs_up_and_signs_in_with_a_hashed_password(app, client):
+    r = client.post("/signup", data={"role": "teacher", "name": "Ms Li", "email": "Li@Example.com",
+                                     "password": "a-long-secret", "confirm": "a-long-secret"})
+    assert r.status_code == 302
+    with app.app_context():
+        user = db.session.scalar(sa.select(User).where(User.email == "li@example.com"))
+        assert user.role == "teacher" and "a-long-secret" not in user.password_hash
+    client.post("/logout")
+    bad = client.post("/login", data={"email": "li@example.com", "password": "wrong-password"},
+                      headers={"Accept-Language": "en"})
+    assert "do not match" in bad.get_data(as_text=True)
+    assert client.post("/login", data={"email": "li@example.com", "password": "a-long-secret"}).status_code == 302
+
+
+def test_signing_up_twice_with_one_email_keeps_one_account(app, client):
+    form = {"role": "parent", "name": "Mum", "email": "mum@example.com", "password": "12345678",
+            "confirm": "12345678"}
+    client.post("/signup", data=form)
+    client.post("/logout")
+    again = client.post("/signup", data=form, headers={"Accept-Language": "en"})
+    assert "already an account" in again.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(User)
+                                 .where(User.email == "mum@example.com")) == 1
+
+
+def test_next_address_to_another_site_is_ignored(demo, client):
+    r = client.post("/login?next=//evil.example/x", data={"email": "teacher@example.com",
+                                                          "password": "black-cat-42"})
+    assert r.status_code == 302 and "evil" not in r.headers["Location"]
+
+
+def test_kid_signs_in_with_code_avatar_and_pictures(demo, client):
+    r = client.post("/kids", data={"code": "cat 234"})
+    assert r.headers["Location"].endswith("/kids/CAT234")
+    page = client.get("/kids/CAT234").get_data(as_text=True)
+    assert "明明" in page and "Lily" in page
+    r, _ = kid_login(client)
+    assert r.status_code == 302 and r.headers["Location"].endswith("/learn/")
+
+
+def test_unknown_class_code_gets_a_clear_answer(demo, client):
+    r = client.post("/kids", data={"code": "NOPE99"}, headers={"Accept-Language": "en"})
+    assert "do not know this code" in r.get_data(as_text=True)
+    assert client.get("/kids/NOPE99").status_code == 404
+
+
+def test_wrong_pictures_lock_only_that_kid(demo, client):
+    for _ in range(5):
+        r, kid_id = kid_login(client, pictures=("sun", "sun", "sun"))
+    assert "resting" in r.get_data(as_text=True) or "休息" in r.get_data(as_text=True)
+    r, _ = kid_login(client)  # now even the right pictures wait
+    assert r.status_code == 200
+    r, _ = kid_login(client, name="Lily", pictures=("star", "apple", "sun"))
+    assert r.status_code == 302
+
+
+def test_a_kid_of_another_group_cannot_sign_in_through_this_code(demo, app, client):
+    from teach.models import Group, Membership
+
+    with app.app_context():
+        other = Group(kind="class", name="Other", code="OTHER2")
+        outsider = User(role="kid", name="Zed", avatar="cat")
+        outsider.set_pictures(["cat", "cat", "cat"])
+        other.members.append(Membership(user=outsider, role="kid"))
+        db.session.add(other)
+        db.session.commit()
+        outsider_id = outsider.id
+    assert client.post(f"/kids/CAT234/{outsider_id}", data={"pictures": "cat,cat,cat"}).status_code == 404
+
+
+def test_lesson_map_shows_the_first_lesson_open_and_the_next_locked(demo, client):
+    kid_login(client)
+    page = client.get("/learn/").get_data(as_text=True)
+    assert 'href="/learn/web-first"' in page
+    assert 'href="/learn/web-second"' not in page  # locked until the first is finished
+    assert client.get("/learn/web-second").status_code == 403
+    assert client.get("/learn/no-such-lesson").status_code == 404
+
+
+def test_adults_do_not_get_the_kid_pages(demo, client):
+    client.post("/login", data={"email": "teacher@example.com", "password": "black-cat-42"})
+    assert client.get("/learn/").status_code == 403
+
+
+def test_anonymous_visitors_are_sent_to_sign_in(client):
+    r = client.get("/learn/")
+    assert r.status_code == 302 and "/login" in r.headers["Location"]
+
+
+def _play_through_first_lesson(client, wrong_first=False):
+    assert client.get("/learn/web-first").headers["Location"].endswith("/learn/web-first/0")
+    page = client.get("/learn/web-first/0").get_data(as_text=True)
+    assert "data-point=" in page
+    client.post("/learn/web-first/0/next")
+    if wrong_first:
+        r = client.post("/learn/web-first/1/move", json={"move": "D4", "attempt": None, "ply": 0})
+        body = r.get_json()
+        assert body["result"] == "wrong" and body["reply"] == "E4"
+        assert body["reply_rows"] is not None
+    body = client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": None, "ply": 0}).get_json()
+    assert body["result"] == "correct" and body["next"].endswith("/learn/web-first/2")
+    wrong = client.post("/learn/web-first/2/answer", json={"points": ["D5", "F5"]}).get_json()
+    assert wrong["result"] == "wrong"
+    return client.post("/learn/web-first/2/answer", json={"points": ["D5", "F5", "E4"]}).get_json()
+
+
+def test_a_whole_lesson_gives_stars_and_exactly_one_sticker(demo, app, client):
+    _, kid_id = kid_login(client)
+    done = _play_through_first_lesson(client)
+    assert done["result"] == "correct" and done["finished"] and done["sticker_new"]
+    assert done["stars"] == 2  # one wrong answer on the liberties quiz
+    # the second lesson opens, and a replay of the last step does not give the sticker twice
+    assert 'href="/learn/web-second"' in client.get("/learn/").get_data(as_text=True)
+    again = client.post("/learn/web-first/2/answer", json={"points": ["D5", "F5", "E4"]}).get_json()
+    assert again["finished"] and not again["sticker_new"]
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(StickerAward)
+                                 .where(StickerAward.kid_id == kid_id)) == 1
+        progress = db.session.scalar(sa.select(LessonProgress).where(LessonProgress.kid_id == kid_id))
+        assert progress.stars == 2 and progress.finished_at is not None
+    assert "警长徽章" in client.get("/learn/stickers", headers={"Accept-Language": "zh"}).get_data(as_text=True)
+
+
+def test_every_move_is_kept_with_its_verdict(demo, app, client):
+    _, kid_id = kid_login(client)
+    _play_through_first_lesson(client, wrong_first=True)
+    with app.app_context():
+        attempts = db.session.scalars(sa.select(Attempt).where(Attempt.kid_id == kid_id, Attempt.step == 1)
+                                      .order_by(Attempt.id)).all()
+        assert [a.first_move for a in attempts] == ["D4", "E4"]
+        assert [a.result for a in attempts] == ["failed", "solved"]
+        assert attempts[0].moves[0]["reply"] == "E4"
+
+
+def test_bad_moves_get_friendly_answers_not_errors(demo, client):
+    kid_login(client)
+    client.get("/learn/web-first")
+    client.post("/learn/web-first/0/next")
+    for bad in ({"move": "Z99"}, {"move": ""}, {"move": 5}, {}, {"move": "E5"}):
+        r = client.post("/learn/web-first/1/move", json=bad)
+        assert r.status_code in (200, 400), bad
+        assert r.get_json()["result"] == "illegal" and r.get_json()["message"]
+    assert client.post("/learn/web-first/1/move", data="not json").status_code == 400
+    assert client.post("/learn/web-first/9/move", json={"move": "E4"}).status_code == 404
+    assert client.post("/learn/web-first/0/move", json={"move": "E4"}).status_code == 404  # an explain step
+    assert client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": 99999}).status_code == 404
+
+
+def test_a_kid_cannot_continue_another_kids_attempt(demo, app, client):
+    from teach.models import Attempt
+
+    _, kid_id = kid_login(client)
+    with app.app_context():
+        lily = db.session.scalar(sa.select(User).where(User.name == "Lily"))
+        theirs = Attempt(kid_id=lily.id, lesson_id="web-first", step=1, moves=[], result="open")
+        db.session.add(theirs)
+        db.session.commit()
+        attempt_id = theirs.id
+    client.get("/learn/web-first")
+    client.post("/learn/web-first/0/next")
+    r = client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": attempt_id, "ply": 0})
+    assert r.status_code == 404
+
+
+def test_progress_is_kept_on_the_server(demo, client, app):
+    kid_login(client)
+    client.get("/learn/web-first")
+    client.post("/learn/web-first/0/next")
+    other_device = app.test_client()
+    kid_login(other_device)
+    assert other_device.get("/learn/web-first").headers["Location"].endswith("/learn/web-first/1")

@@ -1,12 +1,23 @@
-"""The web application (placeholder home page until the kid's app lands)."""
+"""The web application: the kid's lessons, and the teachers' and parents' pages.
+
+``create_app`` follows the Flask tutorial's factory: configuration from defaults, the instance folder, the
+environment and the test's mapping, then extensions, blueprints, error pages and commands.
+"""
 
 from __future__ import annotations
 
+import os
+import secrets
 from pathlib import Path
 
-from flask import Flask, render_template
+from flask import Flask, g, request, session
+from flask_login import current_user
+
+from teach.web.extensions import babel, csrf, db, limiter, login_manager, migrate
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+PACKAGE = Path(__file__).resolve().parent.parent
+LOCALES = {"zh": "zh_Hans_CN", "en": "en"}  # what a page may be shown in, by the language tag people send
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -16,12 +27,111 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
-    app.config.from_mapping(SECRET_KEY="dev")
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SECRET_KEY=None,
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{instance / 'teach.sqlite'}",
+        LESSONS_DIR=str(ROOT / "lessons"),
+        # a CSRF token lives as long as the session: a kid who leaves a puzzle open for an hour can still play
+        WTF_CSRF_TIME_LIMIT=None,
+        RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_HEADERS_ENABLED=True,
+        BABEL_DEFAULT_LOCALE="zh_Hans_CN",
+        BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE / "translations"),
+        SESSION_COOKIE_SAMESITE="Lax",
+        KID_LOCK_AFTER=5,  # wrong picture passwords in a row before a kid's picture login locks
+        KID_LOCK_MINUTES=15,
+    )
+    app.config.from_pyfile("config.py", silent=True)
+    app.config.from_prefixed_env("TEACH")
+    if os.environ.get("DATABASE_URL"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(os.environ["DATABASE_URL"])
+    if os.environ.get("REDIS_URL"):
+        app.config["RATELIMIT_STORAGE_URI"] = os.environ["REDIS_URL"]
     if test_config:
         app.config.update(test_config)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = _instance_secret(instance)
 
-    @app.get("/")
-    def home():
-        return render_template("home.html")
-
+    register_extensions(app)
+    register_blueprints(app)
+    register_errorhandlers(app)
+    register_commands(app)
     return app
+
+
+def _database_url(url: str) -> str:
+    """PostgreSQL URLs as hosting services write them, driven by psycopg 3."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def _instance_secret(instance: Path) -> str:
+    """A secret key made once per installation and kept in the instance folder, so sessions survive restarts."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def select_locale() -> str:
+    user_locale = getattr(current_user, "locale", None) if current_user else None
+    if user_locale in LOCALES.values():
+        return user_locale
+    if session.get("locale") in LOCALES.values():
+        return session["locale"]
+    tag = request.accept_languages.best_match(list(LOCALES)) if request else None
+    return LOCALES.get(tag or "zh", "zh_Hans_CN")
+
+
+def register_extensions(app: Flask) -> None:
+    from teach import models  # noqa: F401  (the models must be known before migrations look)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(PACKAGE / "migrations"), render_as_batch=True)
+    login_manager.init_app(app)
+    login_manager.login_view = "auth.login"
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
+    limiter.init_app(app)
+
+    @login_manager.user_loader
+    def load_user(user_id: str):
+        user = db.session.get(models.User, int(user_id)) if user_id.isdigit() else None
+        return user if user is not None and not user.archived else None
+
+    @app.before_request
+    def remember_language():
+        g.lang = "zh" if select_locale().startswith("zh") else "en"
+
+    @app.context_processor
+    def language():
+        return {"lang": getattr(g, "lang", "zh")}
+
+    from teach.web.pictures import glyph, spoken
+
+    app.jinja_env.globals.update(glyph=glyph, spoken=spoken)
+
+
+def register_blueprints(app: Flask) -> None:
+    from teach.web import auth, kid, main
+
+    app.register_blueprint(main.bp)
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(kid.bp)
+
+
+def register_errorhandlers(app: Flask) -> None:
+    from teach.web import errors
+
+    errors.register(app)
+
+
+def register_commands(app: Flask) -> None:
+    from teach.web import demo
+
+    app.cli.add_command(demo.demo_command)

@@ -1,0 +1,166 @@
+"""The database: accounts, classes and families, and each kid's progress.
+
+Kids never give an email: a teacher (class) or a parent (family) creates them, and they sign in with the group's
+code, their avatar and a picture password. Every puzzle attempt is kept, so progress is the same on any device
+and teachers can see which wrong moves a class plays.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timezone
+
+import sqlalchemy as sa
+from flask_login import UserMixin
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from teach.web.extensions import db
+
+ROLES = ("teacher", "parent", "kid")
+# the pictures of picture passwords and the kids' avatars (drawn in static/pictures/<name>.svg)
+PASSWORD_PICTURES = ("cat", "mouse", "fish", "apple", "star", "moon", "sun", "flower", "tree")
+AVATARS = ("panda", "tiger", "rabbit", "turtle", "bird", "dragon", "fish", "butterfly", "cat", "mouse", "kite",
+           "rocket")
+# join codes avoid letters and digits that kids confuse (0/O, 1/I/L)
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def new_code(length: int = 6) -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
+
+
+class User(UserMixin, db.Model):
+    """A teacher, a parent (email and password) or a kid (avatar and picture password)."""
+
+    __tablename__ = "user"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    role: Mapped[str] = mapped_column(sa.String(10))
+    name: Mapped[str] = mapped_column(sa.String(80))  # a kid's first name, an adult's display name
+    email: Mapped[str | None] = mapped_column(sa.String(254), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(sa.String(256))
+    avatar: Mapped[str | None] = mapped_column(sa.String(20))
+    picture_hash: Mapped[str | None] = mapped_column(sa.String(256))
+    failed_logins: Mapped[int] = mapped_column(default=0)
+    locked_until: Mapped[datetime | None]
+    locale: Mapped[str | None] = mapped_column(sa.String(10))
+    archived: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    memberships: Mapped[list[Membership]] = relationship(back_populates="user", cascade="all, delete-orphan")
+
+    __table_args__ = (sa.CheckConstraint("role in ('teacher', 'parent', 'kid')", name="role"),)
+
+    @property
+    def is_kid(self) -> bool:
+        return self.role == "kid"
+
+    def set_password(self, password: str) -> None:
+        self.password_hash = generate_password_hash(password)
+
+    def check_password(self, password: str) -> bool:
+        return bool(self.password_hash) and check_password_hash(self.password_hash, password)
+
+    def set_pictures(self, pictures: list[str]) -> None:
+        self.picture_hash = generate_password_hash("-".join(pictures))
+
+    def check_pictures(self, pictures: list[str]) -> bool:
+        return bool(self.picture_hash) and check_password_hash(self.picture_hash, "-".join(pictures))
+
+    def locked(self, now: datetime | None = None) -> bool:
+        return self.locked_until is not None and self.locked_until > (now or utcnow())
+
+
+class Group(db.Model):
+    """A class (run by teachers) or a family (run by parents); kids sign in with its code."""
+
+    __tablename__ = "group"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(sa.String(10))  # class | family
+    name: Mapped[str] = mapped_column(sa.String(80))
+    code: Mapped[str] = mapped_column(sa.String(12), unique=True, default=new_code)
+    archived: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    members: Mapped[list[Membership]] = relationship(back_populates="group", cascade="all, delete-orphan")
+
+    __table_args__ = (sa.CheckConstraint("kind in ('class', 'family')", name="kind"),)
+
+    def kids(self) -> list[User]:
+        return sorted((m.user for m in self.members if m.role == "kid" and not m.user.archived),
+                      key=lambda u: (u.name.lower(), u.id))
+
+
+class Membership(db.Model):
+    """Who belongs to a group and as what: teachers and kids in a class, parents and kids in a family."""
+
+    __tablename__ = "membership"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(sa.ForeignKey("group.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(sa.String(10))  # teacher | parent | kid
+
+    group: Mapped[Group] = relationship(back_populates="members")
+    user: Mapped[User] = relationship(back_populates="memberships")
+
+    __table_args__ = (sa.UniqueConstraint("group_id", "user_id", name="uq_membership_group_user"),)
+
+
+class ParentLink(db.Model):
+    """A parent who may follow a kid."""
+
+    __tablename__ = "parent_link"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    parent_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+
+    __table_args__ = (sa.UniqueConstraint("parent_id", "kid_id", name="uq_parent_link_parent_kid"),)
+
+
+class LessonProgress(db.Model):
+    """A kid's best result on a lesson: stars 1-3 once finished."""
+
+    __tablename__ = "lesson_progress"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    lesson_id: Mapped[str] = mapped_column(sa.String(80))
+    step: Mapped[int] = mapped_column(default=0)  # the step to go on with
+    stars: Mapped[int] = mapped_column(default=0)  # the best run's stars
+    mistakes: Mapped[int] = mapped_column(default=0)  # wrong answers in the current run
+    hints: Mapped[int] = mapped_column(default=0)  # hints asked for in the current run
+    finished_at: Mapped[datetime | None]
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    __table_args__ = (sa.UniqueConstraint("kid_id", "lesson_id", name="uq_lesson_progress_kid_lesson"),)
+
+
+class Attempt(db.Model):
+    """One try at one puzzle or quiz step: every move, the judge's verdicts, hints and time."""
+
+    __tablename__ = "attempt"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    lesson_id: Mapped[str] = mapped_column(sa.String(80), index=True)
+    step: Mapped[int]
+    moves: Mapped[list] = mapped_column(sa.JSON, default=list)  # [{"move": "D4", "verdict": ..., "reply": ...}]
+    first_move: Mapped[str | None] = mapped_column(sa.String(8))  # for the teacher's mistake map
+    result: Mapped[str] = mapped_column(sa.String(10), default="open")  # open | solved | failed
+    hints: Mapped[int] = mapped_column(default=0)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None]
+
+
+class StickerAward(db.Model):
+    """A sticker in a kid's sticker book; the unique constraint makes double clicks and two tabs harmless."""
+
+    __tablename__ = "sticker_award"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    sticker_id: Mapped[str] = mapped_column(sa.String(80))
+    awarded_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (sa.UniqueConstraint("kid_id", "sticker_id", name="uq_sticker_award_kid_sticker"),)

@@ -1,0 +1,113 @@
+"""The Go board as inline SVG, drawn by the server: no canvas, no script needed to see it.
+
+Every intersection is a large touch target (`<g class="pt" data-point="D4">` with an invisible square the size of
+a whole cell) with an accessible label, so a kid can tap anywhere near the point, and a screen reader can read the
+board. The stone circle of each point is always there; a class (`black`, `white`, `empty`) decides what shows,
+so the page script can replay moves by switching classes.
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup, escape
+
+from teach.go.coords import COLUMNS
+
+CELL = 40
+MARGIN = 34
+STAR_POINTS = {9: (2, 4, 6), 13: (3, 6, 9), 19: (3, 9, 15)}
+WORDS = {
+    "zh": {"black": "黑子", "white": "白子", "empty": "空", "board": "{n}路棋盘"},
+    "en": {"black": "black stone", "white": "white stone", "empty": "empty", "board": "{n} by {n} board"},
+}
+
+
+def render_board(rows: list[str], *, lang: str = "zh", marks=None, labels: dict[str, str] | None = None,
+                 playable: bool = False, last: str | None = None) -> Markup:
+    """``rows``: the engine's board rows (top row first, X/O/.). ``marks``: the lesson's Marks (or None).
+    ``labels``: point -> letter. ``playable``: points are buttons the kid can tap."""
+    size = len(rows)
+    words = WORDS.get(lang, WORDS["en"])
+    span = CELL * (size - 1)
+    full = span + 2 * MARGIN
+    out = [f'<svg class="board size-{size}{" playable" if playable else ""}" viewBox="0 0 {full} {full}" '
+           f'role="group" aria-label="{escape(words["board"].format(n=size))}" data-size="{size}">',
+           f'<rect class="wood" x="0" y="0" width="{full}" height="{full}" rx="12"/>']
+    lines = []
+    for i in range(size):
+        c = MARGIN + i * CELL
+        lines.append(f"M{MARGIN} {c}H{MARGIN + span}M{c} {MARGIN}V{MARGIN + span}")
+    out.append(f'<path class="lines" d="{"".join(lines)}"/>')
+    out.append(f'<rect class="edge" x="{MARGIN}" y="{MARGIN}" width="{span}" height="{span}"/>')
+    for r in STAR_POINTS.get(size, ()):
+        for col in STAR_POINTS.get(size, ()):
+            if size != 9 or (r, col) in ((2, 2), (2, 6), (4, 4), (6, 2), (6, 6)):
+                out.append(f'<circle class="star" cx="{MARGIN + col * CELL}" cy="{MARGIN + r * CELL}" r="4"/>')
+    for i in range(size):
+        x = MARGIN + i * CELL
+        out.append(f'<text class="coord" x="{x}" y="{MARGIN - 16}">{COLUMNS[i]}</text>')
+        out.append(f'<text class="coord" x="{x}" y="{full - MARGIN + 24}">{COLUMNS[i]}</text>')
+        y = MARGIN + i * CELL
+        out.append(f'<text class="coord" x="{MARGIN - 20}" y="{y + 5}">{size - i}</text>')
+        out.append(f'<text class="coord" x="{full - MARGIN + 20}" y="{y + 5}">{size - i}</text>')
+    mark_of = _marks_by_point(marks)
+    labels = labels or {}
+    for r, row in enumerate(rows):
+        for col, ch in enumerate(row):
+            name = f"{COLUMNS[col]}{size - r}"
+            state = {"X": "black", "O": "white"}.get(ch, "empty")
+            x, y = MARGIN + col * CELL, MARGIN + r * CELL
+            classes = ["pt", state] + [f"m-{m}" for m in mark_of.get(name, ())]
+            if name == last:
+                classes.append("last")
+            label = f"{name}, {words[state]}"
+            if name in labels:
+                label += f", {labels[name].upper()}"
+            attrs = f'class="{" ".join(classes)}" data-point="{name}" aria-label="{escape(label)}"'
+            if playable:
+                attrs += ' role="button" tabindex="0"'
+            out.append(f"<g {attrs}>")
+            out.append(f'<rect class="hit" x="{x - CELL / 2}" y="{y - CELL / 2}" width="{CELL}" height="{CELL}"/>')
+            out.append(f'<circle class="glow" cx="{x}" cy="{y}" r="15"/>')
+            out.append(f'<circle class="stone" cx="{x}" cy="{y}" r="18.5"/>')
+            for m in mark_of.get(name, ()):
+                out.append(_mark_shape(m, x, y))
+            if name in labels:
+                out.append(f'<text class="label" x="{x}" y="{y + 7}">{escape(labels[name].upper())}</text>')
+            out.append("</g>")
+    for a, b in getattr(marks, "arrows", ()) or ():
+        (x1, y1), (x2, y2) = _xy(a, size), _xy(b, size)
+        out.append(f'<line class="arrow" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" marker-end="url(#arrowhead)"/>')
+    out.append('<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" '
+               'markerHeight="5" orient="auto"><path d="M0 0L10 5L0 10z" class="arrowhead"/></marker></defs>')
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def _xy(point: str, size: int) -> tuple[int, int]:
+    col = COLUMNS.index(point[0].upper())
+    row = int(point[1:])
+    return MARGIN + col * CELL, MARGIN + (size - row) * CELL
+
+
+def _marks_by_point(marks) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    if marks is None:
+        return out
+    for kind in ("triangle", "circle", "square", "cross", "highlight"):
+        for p in getattr(marks, kind, ()) or ():
+            out.setdefault(p, []).append(kind)
+    for p in getattr(marks, "liberty_points", ()) or ():
+        out.setdefault(p, []).append("highlight")
+    return out
+
+
+def _mark_shape(kind: str, x: float, y: float) -> str:
+    if kind == "triangle":
+        return f'<path class="mark" d="M{x} {y - 10}L{x + 9} {y + 6}L{x - 9} {y + 6}Z"/>'
+    if kind == "circle":
+        return f'<circle class="mark" cx="{x}" cy="{y}" r="8"/>'
+    if kind == "square":
+        return f'<rect class="mark" x="{x - 7}" y="{y - 7}" width="14" height="14"/>'
+    if kind == "cross":
+        return f'<path class="mark" d="M{x - 7} {y - 7}L{x + 7} {y + 7}M{x + 7} {y - 7}L{x - 7} {y + 7}"/>'
+    return ""  # highlight: the glow circle, shown by the m-highlight class

@@ -1,0 +1,369 @@
+"""The kid's side: the lesson map, the lesson player (every move judged by the reader), stars and stickers.
+
+A puzzle move goes to the server, the judge answers, and every move with its verdict is stored in an ``Attempt``,
+so progress is the same on any device and teachers see which wrong moves a class plays.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+import sqlalchemy as sa
+from flask import Blueprint, abort, g, jsonify, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+
+from teach.go import Game, IllegalMove
+from teach.go.judge import GoalError
+from teach.models import Attempt, LessonProgress, StickerAward, utcnow
+from teach.web import content, messages
+from teach.web.board import render_board
+from teach.web.extensions import db
+
+bp = Blueprint("kid", __name__, url_prefix="/learn")
+
+
+def kid_required(view):
+    @wraps(view)
+    @login_required
+    def wrapped(*args, **kwargs):
+        if not current_user.is_kid:
+            abort(403)
+        return view(*args, **kwargs)
+
+    return wrapped
+
+
+# ---------------------------------------------------------------------- progress
+def _progress_rows() -> dict[str, LessonProgress]:
+    rows = db.session.scalars(sa.select(LessonProgress).where(LessonProgress.kid_id == current_user.id))
+    return {p.lesson_id: p for p in rows}
+
+
+def _unlocked(lessons, progress) -> set[str]:
+    """The first lesson, every lesson started or finished, and the one after each finished lesson."""
+    open_ids = set()
+    previous_done = True
+    for lesson in lessons:
+        p = progress.get(lesson.id)
+        if previous_done or p is not None:
+            open_ids.add(lesson.id)
+        previous_done = p is not None and p.finished_at is not None
+    return open_ids
+
+
+def _lesson_or_404(lesson_id: str):
+    lesson = content.catalog().lessons.get(lesson_id)
+    if lesson is None:
+        abort(404)
+    return lesson
+
+
+def _open_lesson_or_404(lesson_id: str):
+    lesson = _lesson_or_404(lesson_id)
+    if lesson.id not in _unlocked(content.ordered_lessons(), _progress_rows()):
+        abort(403)
+    return lesson
+
+
+def _progress_for(lesson) -> LessonProgress:
+    p = db.session.scalar(sa.select(LessonProgress).where(LessonProgress.kid_id == current_user.id,
+                                                          LessonProgress.lesson_id == lesson.id))
+    if p is None:
+        p = LessonProgress(kid_id=current_user.id, lesson_id=lesson.id, step=0, stars=0)
+        db.session.add(p)
+        try:
+            db.session.flush()
+        except sa.exc.IntegrityError:  # two tabs opened the lesson at once
+            db.session.rollback()
+            p = db.session.scalar(sa.select(LessonProgress).where(LessonProgress.kid_id == current_user.id,
+                                                                  LessonProgress.lesson_id == lesson.id))
+    return p
+
+
+# ---------------------------------------------------------------------- pages
+@bp.get("/")
+@kid_required
+def lesson_map():
+    lessons = content.ordered_lessons()
+    progress = _progress_rows()
+    unlocked = _unlocked(lessons, progress)
+    next_id = next((l.id for l in lessons if l.id in unlocked and not (
+        progress.get(l.id) and progress[l.id].finished_at)), None)
+    return render_template("kid/map.html", topics=content.catalog().topics, progress=progress,
+                           unlocked=unlocked, next_id=next_id)
+
+
+@bp.get("/stickers")
+@kid_required
+def stickers():
+    awards = db.session.scalars(sa.select(StickerAward).where(StickerAward.kid_id == current_user.id)
+                                .order_by(StickerAward.awarded_at)).all()
+    by_id = {l.sticker.id: l.sticker for l in content.catalog().lessons.values()}
+    mine = [by_id[a.sticker_id] for a in awards if a.sticker_id in by_id]
+    missing = [s for sid, s in by_id.items() if sid not in {a.sticker_id for a in awards}]
+    return render_template("kid/stickers.html", mine=mine, missing=missing)
+
+
+@bp.get("/<lesson_id>")
+@kid_required
+def lesson(lesson_id: str):
+    lesson = _open_lesson_or_404(lesson_id)
+    p = _progress_for(lesson)
+    step = p.step if p.finished_at is None else 0
+    if step == 0:  # a fresh start or a replay: stars count this run's slips only
+        p.mistakes = p.hints = 0
+    db.session.commit()
+    return redirect(url_for("kid.step", lesson_id=lesson.id, step=min(step, len(lesson.steps) - 1)))
+
+
+@bp.get("/<lesson_id>/<int:step>")
+@kid_required
+def step(lesson_id: str, step: int):
+    lesson = _open_lesson_or_404(lesson_id)
+    if not 0 <= step < len(lesson.steps):
+        abort(404)
+    p = _progress_for(lesson)
+    if p.finished_at is None and step > p.step:
+        return redirect(url_for("kid.step", lesson_id=lesson.id, step=p.step))
+    db.session.commit()
+    s = lesson.steps[step]
+    kind = type(s).__name__.lower()
+    board = None
+    frames = []
+    if s.position is not None:
+        to_play = getattr(s, "to_play", "black")
+        game = s.position.game(to_play)
+        board = render_board(game.board_rows(), lang=g.lang, marks=s.marks, labels=s.position.label_points,
+                             playable=kind in ("puzzle", "quiz"))
+        if kind == "demo":
+            frames = _demo_frames(game, s)
+    return render_template("kid/step.html", lesson=lesson, step=s, index=step, kind=kind, board=board,
+                           frames=frames, total=len(lesson.steps), progress=p)
+
+
+def _demo_frames(game: Game, demo) -> list[dict]:
+    frames = []
+    for m in demo.moves:
+        captured = game.play(m.move)
+        frames.append({"move": m.move, "rows": game.board_rows(), "captured": captured,
+                       "say": m.say.get(g.lang) if m.say else ""})
+    return frames
+
+
+# ---------------------------------------------------------------------- playing
+def _json_body() -> dict:
+    data = request.get_json(silent=True)
+    return data if isinstance(data, dict) else {}
+
+
+def _step_or_404(lesson, index: int, kinds: tuple[str, ...]):
+    if not 0 <= index < len(lesson.steps):
+        abort(404)
+    s = lesson.steps[index]
+    if type(s).__name__.lower() not in kinds:
+        abort(404)
+    return s
+
+
+@bp.post("/<lesson_id>/<int:step>/move")
+@kid_required
+def move(lesson_id: str, step: int):
+    """Judge one move of a puzzle. Body: {"move": "D4", "attempt": id or null, "ply": moves the page has seen}."""
+    lesson = _open_lesson_or_404(lesson_id)
+    puzzle = _step_or_404(lesson, step, ("puzzle",))
+    data = _json_body()
+    point = data.get("move")
+    start = puzzle.start()
+    if not _on_board(start, point):
+        return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
+    point = point.strip().upper()
+    attempt = _open_attempt(lesson.id, step, data.get("attempt"))
+    played = [m for entry in attempt.moves for m in (entry["move"], entry.get("reply")) if m] if attempt else []
+    ply = data.get("ply")
+    if attempt is not None and isinstance(ply, int) and ply != len(played):
+        # the same tap sent twice, or a second tab: answer with what is already on record
+        return jsonify(result="stale", attempt=attempt.id, rows=_rows_after(start, played), ply=len(played),
+                       message=messages.stale()), 409
+    judge = content.judge_for(lesson.id, step)
+    try:
+        verdict = judge.judge(played, point)
+    except GoalError:
+        return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
+    if verdict.result == "illegal":
+        return jsonify(result="illegal", reason=verdict.reason, message=messages.illegal(verdict.reason))
+    if attempt is None:
+        attempt = Attempt(kid_id=current_user.id, lesson_id=lesson.id, step=step, moves=[], first_move=point)
+        db.session.add(attempt)
+    entry = {"move": point, "verdict": verdict.result, "reason": verdict.reason, "reply": verdict.reply}
+    attempt.moves = attempt.moves + [entry]
+    progress = _progress_for(lesson)
+    after_move = _rows_after(start, played + [point])
+    after_reply = _rows_after(start, played + [point] + ([verdict.reply] if verdict.reply else []))
+    body = {"result": verdict.result, "reason": verdict.reason, "reply": verdict.reply, "attempt": None,
+            "rows": after_move, "reply_rows": after_reply if verdict.reply else None}
+    if verdict.result == "correct":
+        attempt.result = "solved"
+        attempt.finished_at = utcnow()
+        body["message"] = messages.success(puzzle, g.lang)
+        body.update(_advance(lesson, progress, step))
+    elif verdict.result == "wrong":
+        attempt.result = "failed"
+        attempt.finished_at = utcnow()
+        progress.mistakes = (progress.mistakes or 0) + 1
+        body["message"] = messages.wrong(puzzle, verdict.reason, g.lang)
+    else:
+        body["message"] = messages.keep_going()
+    db.session.flush()
+    if verdict.result == "continue":
+        body["attempt"] = attempt.id
+        body["ply"] = len(played) + 1 + (1 if verdict.reply else 0)
+    db.session.commit()
+    return jsonify(body)
+
+
+def _on_board(game: Game, point) -> bool:
+    """A point of this board (a kid's puzzle move is never a pass)."""
+    if not isinstance(point, str) or len(point) > 4:
+        return False
+    try:
+        return game.point(point.strip()) is not None
+    except ValueError:
+        return False
+
+
+def _open_attempt(lesson_id: str, step: int, attempt_id) -> Attempt | None:
+    if attempt_id is None:
+        return None
+    if not isinstance(attempt_id, int):
+        abort(404)
+    attempt = db.session.get(Attempt, attempt_id)
+    if attempt is None or attempt.kid_id != current_user.id or attempt.lesson_id != lesson_id \
+            or attempt.step != step or attempt.result != "open":
+        abort(404)
+    return attempt
+
+
+def _rows_after(start: Game, moves: list[str]) -> list[str]:
+    game = Game(start.size, komi=start.komi)
+    game.setup(black=[p for p, c in enumerate(start.board) if c == 1],
+               white=[p for p, c in enumerate(start.board) if c == 2])
+    game.to_play = start.to_play
+    for m in moves:
+        try:
+            game.play(m)
+        except (IllegalMove, ValueError):
+            break
+    return game.board_rows()
+
+
+@bp.post("/<lesson_id>/<int:step>/hint")
+@kid_required
+def hint(lesson_id: str, step: int):
+    lesson = _open_lesson_or_404(lesson_id)
+    s = _step_or_404(lesson, step, ("puzzle", "quiz"))
+    progress = _progress_for(lesson)
+    progress.hints = (progress.hints or 0) + 1
+    db.session.commit()
+    return jsonify(hint=s.hint.get(g.lang) if s.hint else messages.no_hint())
+
+
+@bp.post("/<lesson_id>/<int:step>/answer")
+@kid_required
+def answer(lesson_id: str, step: int):
+    """A quiz answer: {"points": [...]} for tap quizzes, {"choice": i}, {"yes": bool} or {"number": n}."""
+    lesson = _open_lesson_or_404(lesson_id)
+    quiz = _step_or_404(lesson, step, ("quiz",))
+    data = _json_body()
+    right = _quiz_right(quiz, data)
+    if right is None:
+        return jsonify(result="illegal", message=messages.illegal("off-board")), 400
+    progress = _progress_for(lesson)
+    attempt = Attempt(kid_id=current_user.id, lesson_id=lesson.id, step=step,
+                      moves=[{"answer": data, "verdict": "correct" if right else "wrong"}],
+                      result="solved" if right else "failed", finished_at=utcnow())
+    db.session.add(attempt)
+    body = {"result": "correct" if right else "wrong"}
+    if right:
+        body["message"] = messages.quiz_right(quiz, g.lang)
+        body.update(_advance(lesson, progress, step))
+    else:
+        progress.mistakes = (progress.mistakes or 0) + 1
+        body["message"] = messages.quiz_wrong(quiz.ask)
+    db.session.commit()
+    return jsonify(body)
+
+
+def _quiz_right(quiz, data: dict) -> bool | None:
+    ask = quiz.ask
+    if ask in ("liberties", "forbidden", "tap", "atari"):
+        points = data.get("points")
+        if not isinstance(points, list) or not all(isinstance(p, str) for p in points) or len(points) > 400:
+            return None
+        chosen = {p.strip().upper() for p in points}
+        if ask == "atari":
+            return len(chosen) == 1 and chosen <= set(quiz.answers)
+        return chosen == set(quiz.answers)
+    if ask == "legal":
+        yes = data.get("yes")
+        return None if not isinstance(yes, bool) else yes == bool(quiz.answer)
+    if ask == "winner":
+        who = data.get("choice")
+        return None if who not in ("black", "white") else who == quiz.answer
+    if ask == "count":
+        n = data.get("number")
+        return None if not isinstance(n, (int, float)) or isinstance(n, bool) else float(n) == float(quiz.answer)
+    if ask == "choice":
+        i = data.get("choice")
+        return None if not isinstance(i, int) or isinstance(i, bool) else i == quiz.answer
+    return None
+
+
+@bp.post("/<lesson_id>/<int:step>/next")
+@kid_required
+def next_step(lesson_id: str, step: int):
+    """Explain and demo steps: the kid has seen it, go on."""
+    lesson = _open_lesson_or_404(lesson_id)
+    _step_or_404(lesson, step, ("explain", "demo"))
+    body = _advance(lesson, _progress_for(lesson), step)
+    db.session.commit()
+    return redirect(body["next"])
+
+
+def _advance(lesson, progress: LessonProgress, step: int) -> dict:
+    """Move the kid past ``step``; at the end of the lesson give stars and the sticker (exactly once)."""
+    if progress.finished_at is None and step >= progress.step:
+        progress.step = step + 1
+    if step + 1 < len(lesson.steps):
+        return {"next": url_for("kid.step", lesson_id=lesson.id, step=step + 1)}
+    stars = _stars(lesson, progress)
+    progress.stars = max(progress.stars or 0, stars)
+    if progress.finished_at is None:
+        progress.finished_at = utcnow()
+    progress.step = 0
+    sticker_new = _award(lesson.sticker.id)
+    return {"next": url_for("kid.lesson_map"), "finished": True, "stars": stars, "sticker_new": sticker_new,
+            "sticker": {"id": lesson.sticker.id, "picture": lesson.sticker.picture,
+                        "name": lesson.sticker.name.get(g.lang)}}
+
+
+def _stars(lesson, progress: LessonProgress) -> int:
+    """3 stars with no mistake and no hint; 2 with a few (up to a third of the puzzles); 1 for finishing."""
+    tasks = sum(1 for s in lesson.steps if type(s).__name__ in ("Puzzle", "Quiz"))
+    slips = (progress.mistakes or 0) + (progress.hints or 0)
+    if slips == 0:
+        return 3
+    return 2 if slips <= max(1, tasks // 3) else 1
+
+
+def _award(sticker_id: str) -> bool:
+    """Insert the sticker unless the kid has it; the unique constraint settles double clicks and two tabs."""
+    exists = db.session.scalar(sa.select(StickerAward.id).where(StickerAward.kid_id == current_user.id,
+                                                                StickerAward.sticker_id == sticker_id))
+    if exists is not None:
+        return False
+    try:
+        with db.session.begin_nested():
+            db.session.add(StickerAward(kid_id=current_user.id, sticker_id=sticker_id))
+    except sa.exc.IntegrityError:
+        return False
+    return True
