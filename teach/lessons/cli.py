@@ -34,3 +34,16 @@ def check_command(paths: tuple[str, ...], as_json: bool, jobs: int | None) -> No
                    f"{'s' * (report.lessons != 1)}, {report.puzzles} puzzle{'s' * (report.puzzles != 1)} checked "
                    f"in {report.seconds:.1f}s: " + (f"{n} error{'s' * (n != 1)}" if n else "ok"))
     sys.exit(1 if report.errors else 0)
+
+
+@lessons_group.command("practice")
+@click.option("--topic", required=True, type=click.Choice(["liberties", "atari", "capture", "escape", "ladder", "net"]))
+@click.option("--level", required=True, type=click.IntRange(1, 3))
+@click.option("--seed", required=True, help="The same seed gives the same puzzles (hand it to a whole class).")
+@click.option("--count", default=10, show_default=True, type=click.IntRange(0, 200))
+@click.option("--size", default="9", show_default=True, type=click.Choice(["9", "13"]))
+def practice_command(topic: str, level: int, seed: str, count: int, size: str) -> None:
+    """Print fresh practice steps for a topic and level as lesson-file YAML, each puzzle proven by the judge."""
+    from .practice import generate, to_yaml
+
+    click.echo(to_yaml(generate(topic, level, seed, count=count, size=int(size))), nl=False)

@@ -1,0 +1,125 @@
+"""Endless practice: the generator is deterministic, and every step it hands out passes the lesson linter, with
+answers equal to what the judge proves."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from teach.go.judge import Goal, Judge
+from teach.go.reading import WIN, ladder_attack
+from teach.lessons import check_step, parse_diagram
+from teach.lessons.practice import LEVELS, TOPICS, PracticeError, generate, to_yaml
+from teach.lessons.step import build_step
+
+# every topic and level on 9x9; every topic on 13x13 (one level each, in turn), one step per call
+CASES = [(topic, level, 9) for topic in TOPICS for level in LEVELS] + [
+    (topic, LEVELS[i % len(LEVELS)], 13) for i, topic in enumerate(TOPICS)]
+
+
+def _body(step: dict) -> dict:
+    (body,) = step.values()
+    return body
+
+
+@pytest.mark.parametrize("topic,level,size", CASES)
+def test_every_step_passes_the_linter_and_the_judge(topic, level, size):
+    (step,) = generate(topic, level, seed=f"case-{topic}-{level}", count=1, size=size)
+    built, errors = build_step(step, size)
+    assert errors == []
+    body = _body(step)
+    position = parse_diagram(body["board"], size).position
+    assert position.size == size
+    if "puzzle" in step:
+        # the linter proved the listed answers are exactly the judge's winning moves; say it here too
+        assert sorted(body["answers"]) == sorted(built.winning)
+        assert set(built.winning.values()) == {"win"}
+        assert 1 <= len(body["answers"]) <= 2
+        target = body["target"][0]
+        game = position.game("black")
+        if topic in ("capture", "ladder", "net"):
+            assert body["goal"] == "capture" and game.color_at(target) == "white"
+        if topic == "escape":
+            assert body["goal"] == "save" and len(game.liberties(target)) == 1
+        if topic == "net":
+            for move in body["answers"]:  # a net is not an atari
+                game.play(move)
+                assert len(game.liberties(target)) >= 2
+                game.undo()
+    elif body["ask"] == "choice":
+        # "will the ladder started at a catch the stone?": the judge and the ladder reader both agree
+        assert topic == "ladder"
+        (start,) = [point for point, label in position.label_points.items() if label == "a"]
+        target = body["marks"]["triangle"][0]
+        game = position.game("black")
+        verdict = Judge(game, Goal("capture", (target,))).judge([], start)
+        catches = verdict.result in ("correct", "continue")
+        assert body["answer"] == (0 if catches else 1)
+        result, _ = ladder_attack(game, game.point(target))
+        assert (result == WIN) == catches
+    else:
+        assert body["ask"] == topic
+        assert sorted(body["answers"]) == sorted(built.answers)
+
+
+def test_check_step_accepts_a_whole_set():
+    for step in generate("atari", 2, seed=3, count=4):
+        assert check_step(step, 9) == []
+
+
+def test_same_seed_same_puzzles_and_a_shorter_set_is_a_prefix():
+    first = generate("capture", 2, seed=11, count=3)
+    assert generate("capture", 2, seed=11, count=3) == first
+    assert generate("capture", 2, seed=11, count=2) == first[:2]
+    assert generate("capture", 2, seed="11", count=1) == first[:1]  # the CLI's seed is text
+
+
+def test_different_seeds_differ():
+    a = generate("liberties", 2, seed=1, count=5)
+    b = generate("liberties", 2, seed=2, count=5)
+    assert a != b
+    boards = [_body(s)["board"] for s in a]
+    assert len(set(boards)) == len(boards)  # no repeats inside a set
+
+
+def test_same_puzzles_in_another_process_with_another_hash_seed():
+    code = ("import json; from teach.lessons.practice import generate; "
+            "print(json.dumps(generate('escape', 3, seed=5, count=2), ensure_ascii=False))")
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    assert json.loads(out) == generate("escape", 3, seed=5, count=2)
+
+
+def test_levels_grow():
+    def stones(topic, level):
+        steps = generate(topic, level, seed=9, count=3)
+        return sum(_body(s)["board"].count("X") + _body(s)["board"].count("O") for s in steps)
+
+    assert stones("liberties", 3) > stones("liberties", 1)
+    assert stones("capture", 3) > stones("capture", 1)
+
+
+def test_bad_requests_are_refused():
+    with pytest.raises(PracticeError):
+        generate("chess", 1, seed=1)
+    with pytest.raises(PracticeError):
+        generate("capture", 4, seed=1)
+    with pytest.raises(PracticeError):
+        generate("capture", 1, seed=1, size=19)
+
+
+def test_cli_prints_the_steps_as_yaml():
+    import yaml
+
+    from teach.lessons.cli import lessons_group
+
+    result = CliRunner().invoke(lessons_group, ["practice", "--topic", "capture", "--level", "1", "--seed", "42",
+                                                "--count", "2"])
+    assert result.exit_code == 0, result.output
+    data = yaml.safe_load(result.output)
+    assert data == {"steps": generate("capture", 1, seed=42, count=2)}
+    assert "board: |" in result.output
+    assert to_yaml([]) == "steps: []\n"
