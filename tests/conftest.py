@@ -93,6 +93,13 @@ class CSRFClient(FlaskClient):
         return _CSRF.search(page).group(1)
 
 
+def pytest_collection_modifyitems(items):
+    """Tests that use the database carry the ``db`` mark: CI runs them again on PostgreSQL (``pytest -m db``)."""
+    for item in items:
+        if "app" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.db)
+
+
 def database_url(tmp_path: Path) -> str:
     """SQLite in the test's folder, or the PostgreSQL database named by TEST_DATABASE_URL (CI runs both)."""
     from teach.web import _database_url
