@@ -589,3 +589,34 @@ def test_loadsgf_agrees_with_gnugo(gnugo):
                                                    "list_stones black", "list_stones white", "captures black",
                                                    "captures white", "get_handicap"])
     assert not problems, problems[:10]
+
+
+def test_final_score_and_status_lists_use_the_estimate():
+    from teach.go.status import estimate
+
+    e = GtpEngine(size=9)
+    rows = ["...XO....", "...XO....", "...XO....", ".O.XO....", "...XO....", "...XO..X.", "...XO....",
+            "...XO....", "...XO...."]
+    for i, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch != ".":
+                e.handle(f"play {'b' if ch == 'X' else 'w'} {'ABCDEFGHJ'[c]}{9 - i}")
+    est = estimate(e.game)
+    score = est.score()
+    assert e.handle("final_score") == f"= {score}\n\n"
+    dead = e.handle("final_status_list dead")[2:].split()
+    assert set(dead) == {e.game.name(p) for p in est.dead}
+    alive = e.handle("final_status_list alive")[2:].split()
+    assert {"D1", "E9"} <= set(alive) and not set(alive) & set(dead)
+
+
+def test_dragon_status_and_eval_eye():
+    e = GtpEngine(size=9)
+    # a black group in the corner with a straight three: critical, vital point B1
+    for v in ("a2", "b2", "c2", "d2", "d1"):
+        e.handle(f"play b {v}")
+    for v in ("a3", "b3", "c3", "d3", "e3", "e2", "e1"):
+        e.handle(f"play w {v}")
+    assert e.handle("dragon_status a2") == "= critical B1 B1\n\n"
+    assert e.handle("eval_eye b1") == "= 1 2 B1 B1\n\n"
+    assert e.handle("eval_eye j9") == "= -1\n\n"

@@ -175,7 +175,11 @@ def _test_position(game: Game, space: EyeSpace, extra_eye: bool) -> tuple[Game, 
         if touches and colour[start] == owner:
             wall.append(comp)
             continue
-        for q in _holes(comp, 2, nb, pts):
+        got = _holes(comp, 2, nb, pts)
+        if len(got) < 2 and colour[start] == enemy:
+            # no room for two eyes: the points not copied from the board are left empty (outside liberties)
+            got = [q for q in comp if near[q] < 0 or near[q] > KEEP]
+        for q in got:
             colour[q] = EMPTY
     if extra_eye:
         if not wall:

@@ -7,10 +7,15 @@
 2. **Dragons.** The other chains are grouped into dragons: chains of one colour that share two liberties (the
    opponent cannot cut both) or border the same small enclosed area (one eye space) are one dragon. A dragon
    is judged as a whole.
-3. **Reading.** Each dragon left is read by the life-and-death reader (teach/go/lifedeath.py) with a small
-   budget: if the opponent moving first cannot kill it, it is alive; if its owner moving first cannot make it
-   live, it is dead. A dragon whose fate depends on who moves first (critical, a ko) or that the reader could
-   not settle within its budget is **unsure**: it stays on the board for the count, and the teacher decides.
+3. **Reading, checked by playouts.** Each dragon left is read by the life-and-death reader
+   (teach/go/lifedeath.py) with a small budget, and random playouts to the end of the game (``ownership``,
+   seeded) say who usually ends up owning its stones. The reader reads inside a fence (its region), so its
+   answer is no proof on a whole board: "alive" stands when the playouts do not give the stones to the
+   opponent, "dead" when they do not give them to the owner and the group is shut in by certainly alive enemy
+   stones. Otherwise only a clear playout answer (mean ownership beyond ``OWNED``) decides; the rest —
+   critical groups, kos, groups over budget with unclear playouts — is **unsure**: it stays on the board for
+   the count, and the teacher decides. ``certain`` holds the stones of unconditional status and the fenced
+   dead groups.
 4. **Seki.** An alive dragon that is not unconditionally alive, has fewer than two enclosed areas of its own
    and shares a liberty with an alive enemy dragon where either side's move would be a self-atari is in seki.
 
@@ -206,18 +211,19 @@ def estimate(game: Game, limits: Limits = STATUS_LIMITS, playouts: int = PLAYOUT
         if i in verdict:
             continue
         v = _read(game, group, limits)
-        if v == "alive":
+        # the reader fences the group in: "dead" may miss a connection outside, "alive" a kill from outside,
+        # and budgets leave the big groups unread. Random playouts say who ends up owning the stones; the
+        # reader's answer stands when they do not contradict it, otherwise only a clear answer counts.
+        if owned is None:
+            owned = ownership(game, playouts)
+        sign = 1 if group[0].color == 1 else -1
+        share = sum(owned[s] for c in group for s in c.stones) * sign / sum(len(c.stones) for c in group)
+        if v == "alive" and share >= 0:
+            pass
+        elif v == "dead" and share <= 0 and _fenced_by_living(game, group, est.certain):
             est.certain.update(s for c in group for s in c.stones)
         else:
-            # the reader fences the group in: "dead" may miss a connection outside, and budgets leave the big
-            # groups unread. Random playouts say who ends up owning the stones; only a clear answer counts.
-            if owned is None:
-                owned = ownership(game, playouts)
-            sign = 1 if group[0].color == 1 else -1
-            share = sum(owned[s] for c in group for s in c.stones) * sign / sum(len(c.stones) for c in group)
-            if v == "dead" and share < 0 and _fenced_by_living(game, group, est.certain):
-                est.certain.update(s for c in group for s in c.stones)
-            elif share >= OWNED:
+            if share >= OWNED:
                 v = "alive"
             elif share <= -OWNED:
                 v = "dead"
@@ -308,12 +314,11 @@ def ownership(game: Game, playouts: int = 64, seed: int = 20261129) -> list[floa
         while passes < 2 and played < cap:
             move = -1
             # a chain in atari is taken (captures decide the capturing races the playouts are for)
-            for ch in g._live:
-                if ch.color != color and len(ch.libs) == 1:
-                    (p,) = ch.libs
-                    if g.is_legal_point(p, color):
-                        move = p
-                        break
+            takes = [next(iter(ch.libs)) for ch in g._live if ch.color != color and len(ch.libs) == 1]
+            for p in sorted(takes):  # sorted: the chain set's order is not reproducible between runs
+                if g.is_legal_point(p, color):
+                    move = p
+                    break
             if move < 0:
                 empties = list(g._empties)
                 k = len(empties)
