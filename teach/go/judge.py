@@ -1,9 +1,28 @@
 """Puzzle goals and the move judge: is this move a solution, and if not, what is the best refutation?
 
-A puzzle states a goal (capture these stones, save them, make them live, kill them); the readers decide, for
-any move, whether it achieves the goal against the best defence. Every correct move is accepted, not just the
-one the author thought of. Solutions are cached per position hash and goal, so judging the same position again
-costs a lookup.
+A puzzle states a goal; the readers decide, for any move, whether it achieves the goal against the best
+defence. Every correct move is accepted, not just the one the author thought of. Solutions are cached per
+position hash and goal, so judging the same position again costs a lookup.
+
+Goals (``GOALS``) and their targets:
+
+- ``capture`` / ``save``: capture any of the opponent's target chains / save all of one's own (reading.py).
+- ``kill`` / ``live``: the opponent's group dies / one's own group lives (lifedeath.py).
+- ``race`` (比气): the targets are the opponent's chains in a capturing race; the solver wins when one is
+  captured before any of its own chains next to them. A seki is not a win (race.py).
+- ``connect`` (连): two of the solver's chains become one, or can no longer be separated (connection.py).
+- ``cut`` (断): two of the opponent's chains are kept apart for good, capturing one of them included.
+
+Reasons a wrong move is given (``Verdict.reason``), for the lesson to turn into kid language:
+
+- ``captured-you``: the reply captures the stone just played; ``self-atari``: the move left its own chain with
+  one liberty (both for every goal, when that is what happened);
+- ``not-a-liberty`` (capture): the first move is next to the target's liberties but on none of them, while the
+  answer is on one (a move far away is ``escapes``);
+- ``escapes`` (capture), ``dies`` (save, live), ``lives`` (kill);
+- ``loses-race`` (race): the opponent wins the race; ``seki`` (race): nobody can capture, the race ends in seki;
+- ``cut`` (connect): the opponent cuts the chains apart; ``connected`` (cut): the opponent connects them;
+- ``unknown``: the reading ran out of budget (never a guess).
 """
 
 from __future__ import annotations
@@ -14,7 +33,9 @@ from dataclasses import dataclass, field
 from .game import COLOR_NAMES, EMPTY, Game, IllegalMove
 from .reading import INVERT, KO_A, KO_B, LOSE, WIN, BudgetExceeded, Limits, Reader
 
-GOALS = ("capture", "save", "live", "kill")
+GOALS = ("capture", "save", "live", "kill", "race", "connect", "cut")
+ATTACKING = ("capture", "kill", "race", "cut")  # goals about the opponent's stones
+PAIRS = ("connect", "cut")  # goals about exactly two chains
 STATUS = {WIN: "win", KO_A: "ko", KO_B: "ko", LOSE: "lose"}
 
 
@@ -32,6 +53,8 @@ class Goal:
             raise GoalError(f"unknown goal {self.kind!r}; use one of {', '.join(GOALS)}")
         if not self.targets:
             raise GoalError("a goal needs at least one target point")
+        if self.kind in PAIRS and len(self.targets) != 2:
+            raise GoalError(f"the goal {self.kind} needs exactly two target points, one on each chain")
 
 
 @dataclass
@@ -47,7 +70,7 @@ class Solution:
 @dataclass
 class Verdict:
     result: str  # correct | wrong | illegal | continue
-    reason: str | None = None  # wrong: escapes, captured-you, self-atari, lives, dies, unknown; illegal: engine reason
+    reason: str | None = None  # wrong: see the module docstring; illegal: the engine's reason
     reply: str | None = None  # the computer's answer to show on the board
     ko: bool = False  # the move works only by winning a ko
 
@@ -75,17 +98,34 @@ class Judge:
         self.targets, self.owner = _check_targets(position, goal)
         # the solver is the side to move at the start
         self.solver = position._to_move
-        attacking = goal.kind in ("capture", "kill")
+        attacking = goal.kind in ATTACKING
         if attacking and self.owner == self.solver:
+            if goal.kind == "race":
+                raise GoalError("a race target must be a chain of the opponent (the side not to move)")
+            if goal.kind == "cut":
+                raise GoalError("cut needs two chains of the opponent (the side not to move)")
             raise GoalError(f"the goal is to {goal.kind} stones of the side to move")
         if not attacking and self.owner != self.solver:
+            if goal.kind == "connect":
+                raise GoalError("connect needs two chains of the side to move")
             raise GoalError(f"the goal is to {goal.kind} stones of the side not to move")
+        if goal.kind in PAIRS:
+            a, b = self.targets
+            if position._chain[a] is position._chain[b]:
+                raise GoalError(f"{goal.targets[0]} and {goal.targets[1]} are the same chain already")
         self._cache: OrderedDict[tuple, tuple[int, int | None]] = OrderedDict()
+        self._race_tt: dict = {}
+        self._race_value: dict[tuple, int] = {}  # race: the solver's value (win, seki, lose) per position key
+        if goal.kind == "race":
+            from .race import influence, race_chains
+
+            self.ours = race_chains(position, self.targets)
+            self._influence = influence(position, self.targets, self.ours)
 
     # ------------------------------------------------------------------ reading one position
     def best(self, game: Game) -> tuple[int, int | None]:
         """(result, move) for the side to move in ``game`` (solver or opponent). Cached per position."""
-        key = (game.hash, game._to_move, game._ko if game._ko_color == game._to_move else -1)
+        key = self._key(game)
         hit = self._cache.get(key)
         if hit is not None:
             return hit
@@ -101,6 +141,10 @@ class Judge:
         attacker_to_move = solver_to_move == (kind in ("capture", "kill"))
         if any(game.board[p] == EMPTY for p in self.targets):
             return (WIN, None) if attacker_to_move else (LOSE, None)  # a target is already captured
+        if kind == "race":
+            return self._read_race(game, solver_to_move)
+        if kind in PAIRS:
+            return self._read_connection(game, solver_to_move)
         if kind in ("capture", "save"):
             reader = Reader(game, self.limits)
             return self._attack_any(reader) if attacker_to_move else self._defend_all(reader)
@@ -110,6 +154,30 @@ class Judge:
         if attacker_to_move:
             return max((r.kill() for r in readers), key=lambda rm: rm[0])
         return min((r.live() for r in readers), key=lambda rm: rm[0])
+
+    def _read_race(self, game: Game, solver_to_move: bool) -> tuple[int, int | None]:
+        from .race import PASS, RaceReader
+        from .race import WIN as RACE_WIN
+
+        reader = RaceReader(game, self.targets, self.ours, self.limits, tt=self._race_tt)
+        value, move = reader.best()
+        self._race_value[self._key(game)] = value
+        move = None if move == PASS else move
+        won = value == RACE_WIN  # a seki is no win for the solver
+        if solver_to_move:
+            return (WIN if won else LOSE), move
+        return (LOSE if won else WIN), move
+
+    def _read_connection(self, game: Game, solver_to_move: bool) -> tuple[int, int | None]:
+        from .connection import ConnectionReader
+
+        reader = ConnectionReader(game, self.targets[0], self.targets[1], self.limits)
+        connector_to_move = solver_to_move == (self.goal.kind == "connect")
+        return reader.connect() if connector_to_move else reader.disconnect()
+
+    @staticmethod
+    def _key(game: Game) -> tuple:
+        return (game.hash, game._to_move, game._ko if game._ko_color == game._to_move else -1)
 
     def _attack_any(self, reader: Reader) -> tuple[int, int | None]:
         """Capture any one of the targets. With several targets a move may threaten two at once (双吃), so
@@ -195,15 +263,20 @@ class Judge:
         done = self._achieved(game)
         if done is True:
             return Verdict("correct")
-        opp_result, reply = self.best(game)  # the opponent to move now
+        read_game = game
+        if kind == "race" and p not in self._influence and not game.moves[:-1]:
+            # a first move the race reading never looks at is a move elsewhere: read the race without it
+            read_game = _clone(self.start)
+            read_game.to_play = COLOR_NAMES[3 - self.solver]
+        opp_result, reply = self.best(read_game)  # the opponent to move now
         mine = INVERT[opp_result]
         reply_name = game.name(reply) if reply is not None else None
         if mine == LOSE:
-            return Verdict("wrong", self._reason(game, p, reply), reply_name)
-        if kind in ("save", "live") and opp_result == LOSE:
+            return Verdict("wrong", self._reason(game, p, reply, read_game), reply_name)
+        if kind in ("save", "live", "connect", "cut") and opp_result == LOSE:
             # nothing the opponent does can hurt the stones any more
             return Verdict("correct", ko=mine != WIN)
-        if reply is None:
+        if reply is None and kind in ("capture", "save", "live", "kill"):
             reply = self._resistant_reply(game)
             reply_name = game.name(reply)
         return Verdict("continue", reply=reply_name, ko=mine != WIN)
@@ -229,12 +302,15 @@ class Judge:
         return best_move
 
     def _achieved(self, game: Game) -> bool:
-        if self.goal.kind in ("capture", "kill"):
+        if self.goal.kind in ("capture", "kill", "race", "cut"):
             return any(game.board[p] == EMPTY for p in self.targets)
+        if self.goal.kind == "connect":
+            a, b = self.targets
+            return game._chain[a] is game._chain[b]
         return False
 
-    def _reason(self, game: Game, p: int, reply: int | None) -> str:
-        """Why a move fails, in words the lesson turns into kid language."""
+    def _reason(self, game: Game, p: int, reply: int | None, read_game: Game | None = None) -> str:
+        """Why a move fails, in words the lesson turns into kid language (see the module docstring)."""
         kind = self.goal.kind
         ch = game._chain[p]
         if reply is not None:
@@ -247,10 +323,43 @@ class Judge:
         if ch is not None and len(ch.libs) == 1:
             return "self-atari"
         if kind == "capture":
-            return "escapes"
+            return "not-a-liberty" if self._off_the_liberties(game, p) else "escapes"
+        if kind == "race":
+            from .race import SEKI
+
+            return "seki" if self._race_value.get(self._key(read_game or game)) == SEKI else "loses-race"
+        if kind == "connect":
+            return "cut"
+        if kind == "cut":
+            return "connected"
         if kind == "kill":
             return "lives"
         return "dies"
+
+    def _off_the_liberties(self, game: Game, p: int) -> bool:
+        """Is the move (just played, first of the line) next to a liberty of a target chain but on none, while
+        the reader's answer for the start position is on one? Then the kid aimed at the stones and missed their
+        liberties: "play on a liberty" is the lesson to draw."""
+        if len(game.moves) != 1:
+            return False
+        start = self.start
+        libs = set()
+        for t in self.targets:
+            ch = start._chain[t]
+            if ch is not None:
+                libs |= ch.libs
+        if p in libs:
+            return False
+        near = set()
+        for lib in libs:
+            near.update(start._nb[lib])
+        if p not in near:
+            return False  # a move far away is not aimed at the stones: they simply escape
+        try:
+            result, move = self.best(_clone(start))
+        except BudgetExceeded:
+            return False
+        return result != LOSE and move in libs
 
     def _replay(self, moves: list[str]) -> Game:
         game = _clone(self.start)

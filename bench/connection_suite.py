@@ -1,0 +1,84 @@
+"""Run GNU Go's connection regression file in-process against the connection reader.
+
+    python bench/connection_suite.py ../shared/peer/gnugo-regression/connection.tst [--only 21,22] [--quiet]
+
+``connect A B`` / ``disconnect A B`` are answered by ``teach.go.connection.gtp_connect`` (result code 0/1/2/3
+as for attack/defend, then the move); every other command (loadsgf, trymove, popgo...) goes to the GTP
+engine. ``same_dragon`` needs GNU Go's dragons, which the engine does not have: those tests are counted as
+not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from teach.go.connection import gtp_connect
+from teach.go.coords import parse_point
+from teach.go.gtp import GtpEngine
+from teach.go.reading import BudgetExceeded, Limits
+from teach.regress import answer_text, matches, parse_tst
+
+
+def answer(engine: GtpEngine, command: str, limits: Limits) -> str:
+    words = command.split()
+    if words and words[0].isdigit():
+        words = words[1:]
+    game = engine.game
+    try:
+        a, b = (parse_point(w, game.size) for w in words[1:3])
+        code, move = gtp_connect(game, a, b, words[0], limits)
+    except BudgetExceeded:
+        return "= unknown\n\n"
+    except ValueError as e:
+        return f"? {e}\n\n"
+    return f"= {code}" + (f" {game.name(move)}" if code and move is not None else "") + "\n\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("file", type=Path)
+    ap.add_argument("--only", default="", help="comma-separated test numbers")
+    ap.add_argument("--slow", type=float, default=1.0, help="flag tests slower than this many seconds")
+    ap.add_argument("--quiet", action="store_true", help="only the summary and failures")
+    ap.add_argument("--seconds", type=float, default=5.0, help="time budget per test")
+    args = ap.parse_args(argv)
+    only = set(filter(None, args.only.split(",")))
+    limits = Limits(nodes=400_000, seconds=args.seconds)
+    args.file = args.file.resolve()
+    os.chdir(args.file.parent)
+    engine = GtpEngine()
+    passed = total = skipped = 0
+    worst = 0.0
+    start_all = time.perf_counter()
+    for step in parse_tst(args.file.read_text(encoding="utf-8", errors="replace")):
+        if step.number is None:
+            engine.handle(step.command)
+            continue
+        if step.pattern is None or (only and step.number not in only):
+            continue
+        if step.name not in ("connect", "disconnect"):
+            skipped += 1
+            continue
+        start = time.perf_counter()
+        response = answer(engine, step.command, limits)
+        took = time.perf_counter() - start
+        worst = max(worst, took)
+        ok = matches(step, response)
+        total += 1
+        passed += ok
+        if not ok or not args.quiet or took > args.slow:
+            flag = "ok  " if ok else "FAIL"
+            slow = f"  SLOW {took:.2f}s" if took > args.slow else ""
+            print(f"{flag} {step.number:>4} {step.command:28} got {answer_text(response)!r:16} "
+                  f"want [{step.pattern}]{'*' if step.gnugo_fails else ''}{slow}")
+    print(f"{args.file.name}: {passed}/{total} connect/disconnect in {time.perf_counter() - start_all:.1f} s, "
+          f"slowest {worst:.2f} s; {skipped} same_dragon tests not run")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

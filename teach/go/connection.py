@@ -1,0 +1,301 @@
+"""Connection reading: can two chains of one colour be joined (连), can they be cut apart (断)?
+
+The goals ``connect`` and ``cut`` of the puzzles, and GTP ``connect`` / ``disconnect``. The *connector* owns
+the two chains, the *cutter* is the other colour. The connector wins when the two chains become one chain, or
+when a cutting chain (an enemy chain touching both) can be captured (the tactical ``Reader`` decides that,
+ladders and nets included). The cutter wins when it captures either chain (the tactical reader again), or when
+the connector has no way left to join them within the reading horizon (``Limits.branch_depth`` plies).
+
+Method: a goal-directed alpha-beta search on the WIN / KO_A / KO_B / LOSE scale of ``reading.py`` with a
+transposition table, over the moves that matter to the two chains: their common liberties, the liberties of
+either that touch a liberty of the other (hanging connections, bamboo joints, one-point jumps), captures and
+ataris of the enemy chains around them, and rescues of either chain when it is short of liberties. A line that
+takes a ko is worth at most KO_A; deep in the tree nobody takes a ko. Budgets as everywhere: over the node or
+time budget the answer is ``unknown`` (``BudgetExceeded``), never a guess.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .game import EMPTY, Game, IllegalMove
+from .reading import GTP_CODE, INVERT, KO_A, LOSE, NAMES, WIN, BudgetExceeded, Limits, Reader, reading_copy
+
+__all__ = ["CONNECT_LIMITS", "ConnectionReader", "connect", "disconnect", "gtp_connect", "GTP_CODE"]
+
+
+@dataclass(frozen=True)
+class ConnectLimits:
+    plies: int = 10  # the connector must join the chains within this many plies (its moves and the cutter's)
+    capture_libs: int = 3  # the tactical reader is asked about chains with at most this many liberties
+
+
+CONNECT_LIMITS = ConnectLimits()
+
+
+class ConnectionReader:
+    """Reads the connection of the chains on two points. Keep one per position to share its tables."""
+
+    def __init__(self, game: Game, a: int, b: int, limits: Limits = Limits(),
+                 connect_limits: ConnectLimits = CONNECT_LIMITS) -> None:
+        if game.board[a] == EMPTY or game.board[b] == EMPTY:
+            raise ValueError("no stone at a point to connect")
+        if game.board[a] != game.board[b]:
+            raise ValueError("the two points hold stones of different colours")
+        self.reader = Reader(game, limits)
+        self.g = self.reader.g
+        self.nb = self.g._nb
+        self.a, self.b = a, b
+        self.owner = game.board[a]
+        self.limits = limits
+        self.cl = connect_limits
+        self.tt: dict[tuple, tuple[int, int, int | None]] = {}
+        self._captures: dict[tuple, int] = {}
+        self.nodes = 0
+        self._deadline = 0.0
+
+    # ------------------------------------------------------------------ public API
+    def connect(self) -> tuple[int, int | None]:
+        """(result, move) for the connector moving first; move None when the chains are joined already."""
+        self._start()
+        return self._connect(0)
+
+    def disconnect(self) -> tuple[int, int | None]:
+        """(result, move) for the cutter moving first; move None when the cut needs no move (or fails)."""
+        self._start()
+        return self._cut(0)
+
+    def after(self, move: int, color: int) -> int:
+        """Result for ``color`` (connector or cutter) of playing ``move`` first; LOSE when it is illegal."""
+        self._start()
+        g = self.g
+        try:
+            g.play_point(move, color)
+        except IllegalMove:
+            return LOSE
+        try:
+            ko = g._ko >= 0
+            v = INVERT[(self._cut(1) if color == self.owner else self._connect(1))[0]]
+        finally:
+            g.undo()
+        return min(v, KO_A) if ko else v
+
+    def joined(self) -> bool:
+        ca, cb = self.g._chain[self.a], self.g._chain[self.b]
+        return ca is not None and ca is cb
+
+    # ------------------------------------------------------------------ search
+    def _start(self) -> None:
+        self.nodes = 0
+        self._deadline = time.perf_counter() + self.limits.seconds
+        self.reader._start()
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.limits.nodes or (self.nodes & 127 == 0 and time.perf_counter() > self._deadline):
+            raise BudgetExceeded(self.nodes)
+
+    def _capturable(self, p: int, first: bool) -> bool:
+        """Can the chain on ``p`` be captured unconditionally, its enemy moving first (or its owner first,
+        when ``first`` is False)? Asked of the tactical reader; only chains short of liberties are read."""
+        g = self.g
+        ch = g._chain[p]
+        if ch is None or len(ch.libs) > self.cl.capture_libs:
+            return False
+        key = (g.hash, g._ko, g._ko_color, min(ch.stones), first)
+        hit = self._captures.get(key)
+        if hit is None:
+            r = self.reader
+            saved = (r.nodes, r._deadline)
+            r._start()
+            try:
+                if first:
+                    hit = r._attack(p, 1)[0] == WIN
+                else:
+                    hit = r._defend(p, 1)[0] == LOSE
+            finally:
+                r.nodes, r._deadline = saved
+            self._captures[key] = hit
+        return hit
+
+    def _cutting_chains(self) -> list:
+        """Enemy chains touching both of the connector's chains."""
+        g = self.g
+        ca, cb = g._chain[self.a], g._chain[self.b]
+        around_a = self._around(ca)
+        return [c for c in self._around(cb) if c in around_a]
+
+    def _around(self, ch) -> list:
+        chain, nb = self.g._chain, self.nb
+        out = []
+        for s in ch.stones:
+            for q in nb[s]:
+                c = chain[q]
+                if c is not None and c.color != ch.color and c not in out:
+                    out.append(c)
+        return out
+
+    def _connect(self, depth: int) -> tuple[int, int | None]:
+        g = self.g
+        ca, cb = g._chain[self.a], g._chain[self.b]
+        if ca is None or cb is None:
+            return LOSE, None
+        if ca is cb:
+            return WIN, None
+        self._tick()
+        for c in self._cutting_chains():
+            if self._capturable(c.stones[0], True):
+                r = self.reader
+                saved = (r.nodes, r._deadline)
+                r._start()
+                try:
+                    move = r._attack(c.stones[0], 1)[1]
+                finally:
+                    r.nodes, r._deadline = saved
+                return WIN, move
+        if depth >= self.cl.plies:
+            return LOSE, None
+        key = ("C", g.hash, g._ko if g._ko_color == self.owner else -1)
+        hit = self.tt.get(key)
+        if hit is not None and hit[0] <= depth:
+            return hit[1], hit[2]
+        best = self._best(self._connect_moves(ca, cb), self.owner, depth, self._cut)
+        self.tt[key] = (depth, best[0], best[1])
+        return best
+
+    def _cut(self, depth: int) -> tuple[int, int | None]:
+        g = self.g
+        ca, cb = g._chain[self.a], g._chain[self.b]
+        if ca is None or cb is None:
+            return WIN, None
+        if ca is cb:
+            return LOSE, None
+        self._tick()
+        for p in (self.a, self.b):
+            if self._capturable(p, True):
+                r = self.reader
+                saved = (r.nodes, r._deadline)
+                r._start()
+                try:
+                    move = r._attack(p, 1)[1]
+                finally:
+                    r.nodes, r._deadline = saved
+                return WIN, move
+        if depth >= self.cl.plies:
+            return WIN, None
+        key = ("D", g.hash, g._ko if g._ko_color == 3 - self.owner else -1)
+        hit = self.tt.get(key)
+        if hit is not None and hit[0] <= depth:
+            return hit[1], hit[2]
+        moves = self._cut_moves(ca, cb)
+        best = self._best(moves, 3 - self.owner, depth, self._connect)
+        if best[1] is None and not any(g.is_legal_point(m, 3 - self.owner) for m in moves):
+            # the cutter has nothing to play between the chains: it passes and the connector moves again
+            v = INVERT[self._connect(depth + 1)[0]]
+            best = (v, None)
+        self.tt[key] = (depth, best[0], best[1])
+        return best
+
+    def _best(self, moves: list[int], color: int, depth: int, answer) -> tuple[int, int | None]:
+        g = self.g
+        best, best_move = LOSE, None
+        for m in moves:
+            try:
+                g.play_point(m, color)
+            except IllegalMove:
+                continue
+            ko = g._ko >= 0
+            if ko and depth > self.limits.ko_depth:
+                g.undo()
+                continue
+            try:
+                v = INVERT[answer(depth + 1)[0]]
+            finally:
+                g.undo()
+            if ko and v > KO_A:
+                v = KO_A
+            if best_move is None or v > best:
+                best, best_move = v, m
+                if v == WIN:
+                    break
+        return best, best_move
+
+    # ------------------------------------------------------------------ move generation
+    def _links(self, ca, cb) -> tuple[list[int], list[int]]:
+        """(common liberties, liberties of one chain touching a liberty of the other and the points
+        touching a liberty of each)."""
+        nb, board = self.nb, self.g.board
+        la, lb = ca.libs, cb.libs
+        common = sorted(la & lb)
+        second = []
+        for lib in sorted(la | lb):
+            if lib in la and lib in lb:
+                continue
+            other = lb if lib in la else la
+            if any(q in other for q in nb[lib]):
+                second.append(lib)
+        for lib in sorted(la):
+            for q in nb[lib]:
+                if board[q] == EMPTY and q not in la and q not in lb and q not in second:
+                    if any(r in lb for r in nb[q]):
+                        second.append(q)
+        return common, second
+
+    def _connect_moves(self, ca, cb) -> list[int]:
+        moves: dict[int, None] = {}
+        for ch in (ca, cb):  # captures next to either chain first
+            for c in self._around(ch):
+                if len(c.libs) == 1:
+                    moves.update(dict.fromkeys(c.libs))
+        common, second = self._links(ca, cb)
+        moves.update(dict.fromkeys(common))
+        for ch in (ca, cb):  # a chain in atari must be saved (or the cut captures it)
+            if len(ch.libs) <= 2:
+                moves.update(dict.fromkeys(self.reader._defend_moves(ch, ch.color, self.limits.branch_depth)))
+        moves.update(dict.fromkeys(second))
+        for c in self._cutting_chains():
+            if len(c.libs) <= 2:
+                moves.update(dict.fromkeys(sorted(c.libs)))
+        return list(moves)
+
+    def _cut_moves(self, ca, cb) -> list[int]:
+        moves: dict[int, None] = {}
+        common, second = self._links(ca, cb)
+        for ch in (ca, cb):  # ataris on either chain first: they may cut with tempo
+            if len(ch.libs) <= 2:
+                moves.update(dict.fromkeys(sorted(ch.libs)))
+        moves.update(dict.fromkeys(common))
+        moves.update(dict.fromkeys(second))
+        for c in self._cutting_chains():  # save a cutting stone short of liberties
+            if len(c.libs) <= 2:
+                moves.update(dict.fromkeys(self.reader._defend_moves(c, c.color, self.limits.branch_depth)))
+        return list(moves)
+
+
+def _read(game: Game, a: str, b: str, what: str, limits: Limits) -> tuple[str, str | None]:
+    r = ConnectionReader(game, game._require_point(a), game._require_point(b), limits)
+    try:
+        result, move = r.connect() if what == "connect" else r.disconnect()
+    except BudgetExceeded:
+        return "unknown", None
+    return NAMES[result], (game.name(move) if move is not None else None)
+
+
+def connect(game: Game, a: str, b: str, limits: Limits = Limits()) -> tuple[str, str | None]:
+    """Can the owner of the chains on ``a`` and ``b``, moving first, join them? ("win"|"ko"|"lose"|"unknown",
+    move)."""
+    return _read(game, a, b, "connect", limits)
+
+
+def disconnect(game: Game, a: str, b: str, limits: Limits = Limits()) -> tuple[str, str | None]:
+    """Can the other colour, moving first, keep the chains on ``a`` and ``b`` apart for good?"""
+    return _read(game, a, b, "disconnect", limits)
+
+
+def gtp_connect(game: Game, a: int, b: int, what: str, limits: Limits = Limits()) -> tuple[int, int | None]:
+    """GTP ``connect A B`` / ``disconnect A B``: (result code 0/1/2/3 as for attack/defend, move or None).
+    Raises ValueError for an empty point or stones of two colours, BudgetExceeded when over budget."""
+    r = ConnectionReader(game, a, b, limits)
+    result, move = r.connect() if what == "connect" else r.disconnect()
+    return GTP_CODE[result], move
