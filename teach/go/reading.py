@@ -33,9 +33,10 @@ class Limits:
     max_depth: int = 80  # plies; ladders across a 19x19 board stay well inside
     branch_depth: int = 13  # deeper than this only forcing lines (ataris, escapes, captures) are read
     fourlib_depth: int = 7  # a chain with four liberties is attacked only this close to the root
-    threelib_depth: int = 16  # and one with three liberties only this close
+    threelib_depth: int = 12  # and one with three liberties only this close (deeper, open-board fights explode)
     backfill_depth: int = 6  # deeper than this the liberties' neighbours are read only against two liberties
     ko_depth: int = 8  # deeper than this nobody takes a ko (cuts the take-threaten-retake cycles)
+    breakchain3_depth: int = 6  # deeper than this the defender no longer attacks three-liberty attackers
 
 
 def reading_copy(game: Game) -> Game:
@@ -119,10 +120,12 @@ class Reader:
             raise BudgetExceeded(self.nodes)
 
     # ------------------------------------------------------------------ search
-    def _key(self, kind: str, ch, side: int) -> tuple:
+    def _key(self, kind: str, t: int, side: int) -> tuple:
+        """The position (hash, the ko the side to move may not retake) and the target; any stone of the
+        chain names it, and within one search the target point is the same one."""
         g = self.g
         ko = g._ko if g._ko_color == side else -1
-        return (kind, g.hash, ko, side, min(ch.stones))
+        return (kind, g.hash, ko, side, t)
 
     def _cached(self, key: tuple, depth: int) -> tuple[int, int | None] | None:
         """A stored result is reused from the same depth or deeper: the limits only tighten with depth,
@@ -154,7 +157,7 @@ class Reader:
             return LOSE, None
         if depth >= lim.max_depth:
             return LOSE, None
-        key = self._key("A", ch, attacker)
+        key = self._key("A", t, attacker)
         hit = self._cached(key, depth)
         if hit is not None:
             return hit
@@ -178,7 +181,7 @@ class Reader:
             return WIN, None
         if depth >= lim.max_depth:
             return WIN, None
-        key = self._key("D", ch, defender)
+        key = self._key("D", t, defender)
         hit = self._cached(key, depth)
         if hit is not None:
             return hit
@@ -286,9 +289,21 @@ class Reader:
         forcing = depth > self.limits.branch_depth
         if n <= 3:
             for a in around:
-                if len(a.libs) == 2 and (not forcing or n == 1):
+                if len(a.libs) != 2:
+                    continue
+                if not forcing or n == 1:
                     for lib in a.libs:
                         if lib not in seen:
+                            seen.add(lib)
+                            moves.append(lib)
+                elif n == 2:
+                    # deep in the tree only the ataris that leave the attacker little room to run
+                    for lib in a.libs:
+                        if lib in seen:
+                            continue
+                        (other,) = a.libs - {lib}
+                        room = sum(1 for q in nb[other] if board[q] == EMPTY and q != lib)
+                        if lib in libs or room <= 1:
                             seen.add(lib)
                             moves.append(lib)
         if n <= 2:
@@ -302,24 +317,42 @@ class Reader:
                             if alib not in seen:
                                 seen.add(alib)
                                 moves.append(alib)
+        if n <= 2:
+            # our other chains in atari that keep a short-of-liberties attacker short: save them
+            for a in around:
+                if len(a.libs) <= 2:
+                    for o in self._neighbour_chains(a):
+                        if o is not ch and len(o.libs) == 1:
+                            for olib in o.libs:
+                                if olib not in seen:
+                                    seen.add(olib)
+                                    moves.append(olib)
         if n <= 2 and depth <= self.limits.backfill_depth:
             for lib in libs:
                 for q in nb[lib]:
                     if board[q] == EMPTY and q not in seen:
                         seen.add(q)
                         moves.append(q)
+        if n <= 2 and depth <= self.limits.breakchain3_depth:
+            # and attackers with three liberties around us: take one of them (break the chain)
+            for a in around:
+                if len(a.libs) == 3:
+                    for alib in a.libs:
+                        if alib not in seen:
+                            seen.add(alib)
+                            moves.append(alib)
         return moves
 
     def _neighbour_chains(self, ch) -> list:
         chain, nb = self.g._chain, self.nb
-        out = []
+        found = {}
         color = ch.color
         for s in ch.stones:
             for q in nb[s]:
                 c = chain[q]
-                if c is not None and c.color != color and c not in out:
-                    out.append(c)
-        return out
+                if c is not None and c.color != color:
+                    found[id(c)] = c
+        return list(found.values())
 
 
 def ladder_attack(game: Game, point: int, limits: Limits = Limits()) -> tuple[int, int | None]:
