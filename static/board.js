@@ -88,6 +88,10 @@
       return r.json().catch(function () { return {result: "error", message: ""}; });
     });
   }
+  function signedOut(data) {
+    say(data.message, false);
+    setTimeout(function () { window.location = data.login; }, 2000);
+  }
   function finish(data) {
     done = true;
     var next = document.getElementById("go-next");
@@ -106,6 +110,7 @@
     busy = true;
     post(step.dataset.moveUrl, {move: point, attempt: attempt, ply: ply}).then(function (data) {
       busy = false;
+      if (data.result === "signed-out") { signedOut(data); return; }
       if (data.result === "illegal" || data.result === "error") { say(data.message, false); beep(false); return; }
       if (data.result === "stale") { setRows(data.rows); attempt = data.attempt; ply = data.ply; say(data.message); return; }
       setRows(data.rows, point);
@@ -132,7 +137,8 @@
     busy = true;
     post(step.dataset.answerUrl, body).then(function (data) {
       busy = false;
-      if (data.result === "correct") { say(data.message, true); beep(true); finish(data); }
+      if (data.result === "signed-out") signedOut(data);
+      else if (data.result === "correct") { say(data.message, true); beep(true); finish(data); }
       else { say(data.message, false); beep(false); }
     }).catch(function () { busy = false; });
   }

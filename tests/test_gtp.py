@@ -620,3 +620,12 @@ def test_dragon_status_and_eval_eye():
     assert e.handle("dragon_status a2") == "= critical B1 B1\n\n"
     assert e.handle("eval_eye b1") == "= 1 2 B1 B1\n\n"
     assert e.handle("eval_eye j9") == "= -1\n\n"
+
+
+def test_connect_and_disconnect_answer_with_gnu_go_codes(eng):
+    # two black stones touching at a corner, one white stone on one of the two joining points
+    for line in ("boardsize 9", "clear_board", "play b D4", "play b E5", "play w E4"):
+        one(eng, line)
+    assert one(eng, "connect D4 E5") == "= 1 D5"  # the only joining point left
+    assert one(eng, "connect D4 E4").startswith("?")  # stones of two colours
+    assert one(eng, "disconnect D4").startswith("?")

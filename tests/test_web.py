@@ -129,7 +129,13 @@ def test_adults_do_not_get_the_kid_pages(demo, client):
 
 def test_anonymous_visitors_are_sent_to_sign_in(client):
     r = client.get("/learn/")
-    assert r.status_code == 302 and "/login" in r.headers["Location"]
+    assert r.status_code == 302 and "/kids" in r.headers["Location"]
+
+
+def test_a_move_after_the_session_expired_asks_to_sign_in_again(demo, client):
+    r = client.post("/learn/web-first/1/move", json={"move": "E4"}, headers={"Accept-Language": "en"})
+    assert r.status_code == 401 and r.get_json()["result"] == "signed-out"
+    assert "sign in again" in r.get_json()["message"]
 
 
 def _play_through_first_lesson(client, wrong_first=False):
@@ -214,3 +220,18 @@ def test_progress_is_kept_on_the_server(demo, client, app):
     other_device = app.test_client()
     kid_login(other_device)
     assert other_device.get("/learn/web-first").headers["Location"].endswith("/learn/web-first/1")
+
+
+def test_every_interface_string_has_a_chinese_translation():
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    root = Path(__file__).resolve().parent.parent / "teach" / "translations"
+    with open(root / "zh_Hans_CN" / "LC_MESSAGES" / "messages.po", "rb") as f:
+        catalog = read_po(f)
+    with open(root / "messages.pot", "rb") as f:
+        template = read_po(f)
+    missing = [m.id for m in template if m.id and (catalog.get(m.id) is None or not catalog.get(m.id).string
+                                                   or catalog.get(m.id).fuzzy)]
+    assert missing == []

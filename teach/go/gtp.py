@@ -668,6 +668,33 @@ class GtpEngine:
         return "0" if code == 0 else f"{code} {self._name(move)}"
 
 
+    # ------------------------------------------------------------------ connections (teach/go/connection.py)
+    def cmd_connect(self, args: list[str]) -> str:
+        """GNU Go: can the chains at A and B be connected, their owner moving first? ``1 MOVE`` / ``2 MOVE`` /
+        ``3 MOVE`` as for defend (``1`` alone when they are joined already), ``0`` when they cannot (or the search
+        ran out of budget)."""
+        return self._connection(args, "connect")
+
+    def cmd_disconnect(self, args: list[str]) -> str:
+        """GNU Go: can the chains at A and B be cut apart, the other colour moving first? Codes as for attack."""
+        return self._connection(args, "disconnect")
+
+    def _connection(self, args: list[str], what: str) -> str:
+        from .connection import gtp_connect
+        from .reading import BudgetExceeded
+
+        self._need(args, 2, f"{what} VERTEX VERTEX")
+        a, b = self._stone(args[0]), self._stone(args[1])
+        try:
+            code, move = gtp_connect(self.game, a, b, what)
+        except ValueError as e:
+            raise GtpError(str(e)) from None
+        except BudgetExceeded:
+            return "0"
+        if code == 0:
+            return "0"
+        return f"{code} {self._name(move)}" if move is not None else str(code)
+
     def cmd_dragon_status(self, args: list[str]) -> str:
         """GNU Go: ``alive``, ``critical ATTACK DEFENCE``, ``dead`` or ``unknown`` (the reader ran out of budget)
         for the group at VERTEX (teach/go/lifedeath.py)."""

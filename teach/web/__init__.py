@@ -99,6 +99,18 @@ def register_extensions(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     limiter.init_app(app)
 
+    @login_manager.unauthorized_handler
+    def sign_in_again():
+        """A page goes to sign-in; a move sent after the session expired gets a message the page can show."""
+        from flask import jsonify, redirect, url_for
+        from flask_babel import gettext
+
+        if request.is_json or request.accept_mimetypes.best == "application/json":
+            return jsonify(result="signed-out", message=gettext("Please sign in again."),
+                           login=url_for("main.home")), 401
+        return redirect(url_for("auth.login" if not request.path.startswith("/learn") else "auth.kid_code",
+                                next=request.full_path))
+
     @login_manager.user_loader
     def load_user(user_id: str):
         user = db.session.get(models.User, int(user_id)) if user_id.isdigit() else None
