@@ -180,3 +180,61 @@ def test_judge_kill_and_live_goals_use_the_vital_point():
     assert set(Judge(game, Goal("live", ("A2",))).solve().winning) == {"B1"}
     wrong = Judge(game, Goal("live", ("A2",))).judge([], "A1")
     assert wrong.result == "wrong" and wrong.reply == "B1"
+
+
+def replay(moves: str, size: int = 9) -> Game:
+    """A position from a record: B/W and the point, e.g. ``"BD4 WE5"``."""
+    game = Game(size)
+    for move in moves.split():
+        game.play(move[1:], "black" if move[0] == "B" else "white")
+    return game
+
+
+# Positions from random games where GNU Go 3.8 (the oracle) and this reader used to disagree.
+MISSED_DEFENCE = ("BF5 WF3 BB4 WE3 BE9 WE8 BH4 WH2 BD4 WF1 BC9 WF6 BC5 WH7 BH8 WG5 BA4 WG2 BC1 WH1 BD1 WJ3 "
+                  "BD6 WG1 BD2 WG7 BG4")
+FALSE_ATTACKS = [
+    # a white stone on the first line, a black stone on the edge, a white stone in the middle
+    ("BJ1 WJ2 BD5 WB7 BB6 WE4 BD1 WJ3 BA9 WJ6 BJ5 WH5 BF7 WC8 BB9 WC2 BD4 WE8 BG9 WA3 BF6 WC1 BA7", "A3"),
+    ("BE2 WE6 BC5 WF8 BF6 WG5 BF3 WF7 BF9 WG4 BJ3 WA2 BH4 WC2 BE5 WD8 BJ4 WJ9 BA7 WB3 BB9 WC1 BF4 WC4 BB5 WA6 "
+     "BF5 WJ2 BE1 WA4 BE3", "J3"),
+    ("BF5 WD3 BG7 WH6 BF9 WD9 BH2 WG8 BB2 WB7 BA5 WD7 BA9 WE1 BH5 WG3 BE5 WJ7 BC3 WJ1 BE3 WA1 BC2 WC9", "G8"),
+]
+
+
+def test_a_black_chain_next_to_the_edge_is_saved_by_the_defence_gnugo_finds():
+    game = replay(MISSED_DEFENCE)
+    reader = Reader(game)
+    result, move = reader.defend(game.point("H8"))
+    assert result == WIN
+    assert Reader(game).does_defend(move, game.point("H8")) == WIN
+    assert Reader(game).attack(game.point("H8"))[0] == WIN  # it is in danger: the defence is needed
+
+
+@pytest.mark.parametrize("moves, target", FALSE_ATTACKS, ids=[t for _, t in FALSE_ATTACKS])
+def test_no_false_attack_where_the_defender_breaks_the_net(moves, target):
+    game = replay(moves)
+    result, move = Reader(game).attack(game.point(target))
+    assert result == LOSE
+    assert Reader(game).defend(game.point(target))[0] == WIN
+
+
+@pytest.mark.parametrize("color", ["black", "white"])
+def test_a_three_liberty_stone_in_open_space_is_read_well_inside_the_budget(color):
+    """Open-board fights around three liberties used to exhaust the node budget (an honest but useless
+    'unknown'); the stone that has run out into the open cannot be captured."""
+    mine, theirs = ("O", "X") if color == "black" else ("X", "O")
+    rows = [
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        f"....{theirs}....",
+        f"...{theirs}{mine}{theirs}...",
+        f"....{mine}....",
+        ".........",
+        ".........",
+    ]
+    game = board(rows, to_play=color)
+    reader = Reader(game, Limits(nodes=60_000, seconds=60))
+    assert reader.attack(game.point("E4"))[0] == LOSE
