@@ -8,7 +8,7 @@ and teachers can see which wrong moves a class plays.
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 import sqlalchemy as sa
 from flask_login import UserMixin
@@ -164,3 +164,37 @@ class StickerAward(db.Model):
     awarded_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     __table_args__ = (sa.UniqueConstraint("kid_id", "sticker_id", name="uq_sticker_award_kid_sticker"),)
+
+
+class Assignment(db.Model):
+    """A lesson a teacher gives a class (every kid) or chosen kids of it, due on a day.
+
+    A topic given as homework becomes one assignment per lesson of the topic, so the dashboard grid and the kid's
+    map deal with lessons only."""
+
+    __tablename__ = "assignment"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(sa.ForeignKey("group.id", ondelete="CASCADE"), index=True)
+    lesson_id: Mapped[str] = mapped_column(sa.String(80))
+    topic_id: Mapped[str | None] = mapped_column(sa.String(80))  # set when the lesson came with a whole topic
+    kid_ids: Mapped[list | None] = mapped_column(sa.JSON)  # chosen kids; None: the whole class
+    due_on: Mapped[date]
+    created_by: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    def for_kid(self, kid_id: int) -> bool:
+        return self.kid_ids is None or kid_id in self.kid_ids
+
+
+class TeacherLesson(db.Model):
+    """A lesson file a teacher uploaded for their classes; only files the lesson checker accepted are kept."""
+
+    __tablename__ = "teacher_lesson"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    owner_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    lesson_id: Mapped[str] = mapped_column(sa.String(80))
+    filename: Mapped[str] = mapped_column(sa.String(200))
+    source: Mapped[str] = mapped_column(sa.Text)  # the YAML as uploaded
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (sa.UniqueConstraint("owner_id", "lesson_id", name="uq_teacher_lesson_owner_lesson"),)

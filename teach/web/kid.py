@@ -14,7 +14,7 @@ from flask_login import current_user, login_required
 
 from teach.go import Game, IllegalMove
 from teach.go.judge import GoalError
-from teach.models import Attempt, LessonProgress, StickerAward, utcnow
+from teach.models import Assignment, Attempt, LessonProgress, Membership, StickerAward, utcnow
 from teach.web import content, messages
 from teach.web.board import render_board
 from teach.web.extensions import db
@@ -51,6 +51,18 @@ def _unlocked(lessons, progress) -> set[str]:
     return open_ids
 
 
+def _assigned() -> dict[str, object]:
+    """The lessons this kid's teachers assigned (lesson id -> earliest due day); they are open whatever the map."""
+    rows = db.session.scalars(sa.select(Assignment).join(Membership, Membership.group_id == Assignment.group_id)
+                              .where(Membership.user_id == current_user.id, Membership.role == "kid")
+                              .order_by(Assignment.due_on))
+    due: dict[str, object] = {}
+    for a in rows:
+        if a.for_kid(current_user.id):
+            due.setdefault(a.lesson_id, a.due_on)
+    return due
+
+
 def _lesson_or_404(lesson_id: str):
     lesson = content.catalog().lessons.get(lesson_id)
     if lesson is None:
@@ -60,7 +72,7 @@ def _lesson_or_404(lesson_id: str):
 
 def _open_lesson_or_404(lesson_id: str):
     lesson = _lesson_or_404(lesson_id)
-    if lesson.id not in _unlocked(content.ordered_lessons(), _progress_rows()):
+    if lesson.id not in _unlocked(content.ordered_lessons(), _progress_rows()) and lesson.id not in _assigned():
         abort(403)
     return lesson
 
@@ -86,11 +98,13 @@ def _progress_for(lesson) -> LessonProgress:
 def lesson_map():
     lessons = content.ordered_lessons()
     progress = _progress_rows()
-    unlocked = _unlocked(lessons, progress)
-    next_id = next((l.id for l in lessons if l.id in unlocked and not (
+    assigned = _assigned()
+    unlocked = _unlocked(lessons, progress) | (assigned.keys() & content.catalog().lessons.keys())
+    homework = [content.catalog().lessons[i] for i in assigned if i in content.catalog().lessons]
+    next_id = next((l.id for l in homework + lessons if l.id in unlocked and not (
         progress.get(l.id) and progress[l.id].finished_at)), None)
     return render_template("kid/map.html", topics=content.catalog().topics, progress=progress,
-                           unlocked=unlocked, next_id=next_id)
+                           unlocked=unlocked, next_id=next_id, homework=homework, assigned=assigned)
 
 
 @bp.get("/stickers")
