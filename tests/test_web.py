@@ -222,16 +222,43 @@ def test_progress_is_kept_on_the_server(demo, client, app):
     assert other_device.get("/learn/web-first").headers["Location"].endswith("/learn/web-first/1")
 
 
-def test_every_interface_string_has_a_chinese_translation():
+def test_every_interface_string_has_a_chinese_translation(tmp_path):
+    """Extracted afresh from the code and templates, so a new string without Chinese fails here."""
+    import subprocess
+    import sys
     from pathlib import Path
 
     from babel.messages.pofile import read_po
 
-    root = Path(__file__).resolve().parent.parent / "teach" / "translations"
-    with open(root / "zh_Hans_CN" / "LC_MESSAGES" / "messages.po", "rb") as f:
+    root = Path(__file__).resolve().parent.parent
+    pot = tmp_path / "messages.pot"
+    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg", "-k", "_l",
+                    "-o", str(pot), "."], cwd=root, check=True, capture_output=True)
+    with open(root / "teach" / "translations" / "zh_Hans_CN" / "LC_MESSAGES" / "messages.po", "rb") as f:
         catalog = read_po(f)
-    with open(root / "messages.pot", "rb") as f:
+    with open(pot, "rb") as f:
         template = read_po(f)
     missing = [m.id for m in template if m.id and (catalog.get(m.id) is None or not catalog.get(m.id).string
                                                    or catalog.get(m.id).fuzzy)]
     assert missing == []
+
+
+def test_practice_sets_are_the_same_for_the_same_seed_and_judged_like_lessons(demo, app, client):
+    from teach.web.practice import practice_set
+
+    _, kid_id = kid_login(client)
+    assert client.get("/practice/").status_code == 200
+    r = client.get("/practice/capture/1?seed=42")
+    assert r.headers["Location"].endswith("/practice/capture/1/42/0")
+    page = client.get("/practice/capture/1/42/0").get_data(as_text=True)
+    assert page == client.get("/practice/capture/1/42/0").get_data(as_text=True)
+    puzzle = practice_set("capture", 1, 42)[0]
+    right = sorted(puzzle.judge().solve().winning)[0]
+    body = client.post("/practice/capture/1/42/0/move", json={"move": right, "attempt": None, "ply": 0}).get_json()
+    assert body["result"] in ("correct", "continue")
+    with app.app_context():
+        assert db.session.scalar(sa.select(Attempt.lesson_id).where(Attempt.kid_id == kid_id)) \
+            == "practice:capture:1:42"
+    assert client.get("/practice/nope/1/42/0").status_code == 404
+    assert client.get("/practice/capture/7/42/0").status_code == 404
+    assert client.get("/practice/capture/1/42/99").status_code == 404

@@ -130,11 +130,12 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from teach.web import auth, kid, main
+    from teach.web import auth, kid, main, practice
 
     app.register_blueprint(main.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(kid.bp)
+    app.register_blueprint(practice.bp)
 
 
 def register_errorhandlers(app: Flask) -> None:

@@ -151,8 +151,9 @@ def step(lesson_id: str, step: int):
                              playable=kind in ("puzzle", "quiz"))
         if kind == "demo":
             frames = _demo_frames(game, s)
+    urls = {what: url_for(f"kid.{what}", lesson_id=lesson.id, step=step) for what in ("move", "answer", "hint")}
     return render_template("kid/step.html", lesson=lesson, step=s, index=step, kind=kind, board=board,
-                           frames=frames, total=len(lesson.steps), progress=p)
+                           frames=frames, total=len(lesson.steps), progress=p, urls=urls)
 
 
 def _demo_frames(game: Game, demo) -> list[dict]:
