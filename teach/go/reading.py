@@ -28,8 +28,12 @@ class BudgetExceeded(Exception):
 
 @dataclass(frozen=True)
 class Limits:
+    """Reading budgets. The node budget decides: the same position gets the same answer on any machine, under
+    any load. The clock is only a safety net far above what the node budget takes (a few seconds here); a server
+    that must answer within a set time passes its own ``seconds``, accepting an ``unknown`` on a busy machine."""
+
     nodes: int = 200_000
-    seconds: float = 2.0
+    seconds: float = 60.0
     max_depth: int = 80  # plies; ladders across a 19x19 board stay well inside
     branch_depth: int = 13  # deeper than this only forcing lines (ataris, escapes, captures) are read
     fourlib_depth: int = 7  # a chain with four liberties is attacked only this close to the root
