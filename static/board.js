@@ -101,6 +101,12 @@
       document.getElementById("stars-won").textContent = "★".repeat(data.stars) + "☆".repeat(3 - data.stars);
       if (data.sticker) document.getElementById("sticker-won").textContent = data.sticker.name;
     }
+    if (data.milestones && data.milestones.length) {
+      document.getElementById("celebrate").hidden = false;
+      var won = document.getElementById("sticker-won");
+      won.textContent = [won.textContent].concat(data.milestones.map(function (m) { return "🏅 " + m.name; }))
+        .filter(Boolean).join("  ");
+    }
     if (data.next) { next.href = data.next; next.hidden = false; next.focus(); }
   }
 

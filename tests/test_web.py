@@ -165,8 +165,8 @@ def test_a_whole_lesson_gives_stars_and_exactly_one_sticker(demo, app, client):
     again = client.post("/learn/web-first/2/answer", json={"points": ["D5", "F5", "E4"]}).get_json()
     assert again["finished"] and not again["sticker_new"]
     with app.app_context():
-        assert db.session.scalar(sa.select(sa.func.count()).select_from(StickerAward)
-                                 .where(StickerAward.kid_id == kid_id)) == 1
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(StickerAward).where(
+            StickerAward.kid_id == kid_id, StickerAward.sticker_id == "web-first-badge")) == 1
         progress = db.session.scalar(sa.select(LessonProgress).where(LessonProgress.kid_id == kid_id))
         assert progress.stars == 2 and progress.finished_at is not None
     assert "警长徽章" in client.get("/learn/stickers", headers={"Accept-Language": "zh"}).get_data(as_text=True)
@@ -262,3 +262,20 @@ def test_practice_sets_are_the_same_for_the_same_seed_and_judged_like_lessons(de
     assert client.get("/practice/nope/1/42/0").status_code == 404
     assert client.get("/practice/capture/7/42/0").status_code == 404
     assert client.get("/practice/capture/1/42/99").status_code == 404
+
+
+def test_milestone_stickers_come_once_with_the_first_capture_and_the_first_lesson(demo, app, client):
+    _, kid_id = kid_login(client)
+    client.get("/learn/web-first")
+    client.post("/learn/web-first/0/next")
+    body = client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": None, "ply": 0}).get_json()
+    assert [m["id"] for m in body["milestones"]] == ["milestone-first-capture"]
+    done = client.post("/learn/web-first/2/answer", json={"points": ["D5", "F5", "E4"]}).get_json()
+    assert [m["id"] for m in done["milestones"]] == ["milestone-first-lesson"]
+    again = client.post("/learn/web-first/2/answer", json={"points": ["D5", "F5", "E4"]}).get_json()
+    assert again["milestones"] == []
+    with app.app_context():
+        held = db.session.scalars(sa.select(StickerAward.sticker_id).where(StickerAward.kid_id == kid_id)).all()
+    assert sorted(held) == ["milestone-first-capture", "milestone-first-lesson", "web-first-badge"]
+    book = client.get("/learn/stickers", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "First capture" in book and "First lesson done" in book

@@ -15,7 +15,7 @@ from flask_login import current_user, login_required
 from teach.go import Game, IllegalMove
 from teach.go.judge import GoalError
 from teach.models import Assignment, Attempt, LessonProgress, Membership, StickerAward, utcnow
-from teach.web import content, messages
+from teach.web import content, messages, milestones
 from teach.web.board import render_board
 from teach.web.extensions import db
 
@@ -113,6 +113,7 @@ def stickers():
     awards = db.session.scalars(sa.select(StickerAward).where(StickerAward.kid_id == current_user.id)
                                 .order_by(StickerAward.awarded_at)).all()
     by_id = {l.sticker.id: l.sticker for l in content.catalog().lessons.values()}
+    by_id.update({m.id: milestones.as_sticker(m) for m in milestones.MILESTONES})
     mine = [by_id[a.sticker_id] for a in awards if a.sticker_id in by_id]
     missing = [s for sid, s in by_id.items() if sid not in {a.sticker_id for a in awards}]
     return render_template("kid/stickers.html", mine=mine, missing=missing)
@@ -221,6 +222,7 @@ def move(lesson_id: str, step: int):
         attempt.finished_at = utcnow()
         body["message"] = messages.success(puzzle, g.lang)
         body.update(_advance(lesson, progress, step))
+        body["milestones"] = new_milestones()
     elif verdict.result == "wrong":
         attempt.result = "failed"
         attempt.finished_at = utcnow()
@@ -301,6 +303,7 @@ def answer(lesson_id: str, step: int):
     if right:
         body["message"] = messages.quiz_right(quiz, g.lang)
         body.update(_advance(lesson, progress, step))
+        body["milestones"] = new_milestones()
     else:
         progress.mistakes = (progress.mistakes or 0) + 1
         body["message"] = messages.quiz_wrong(quiz.ask)
@@ -359,6 +362,13 @@ def _advance(lesson, progress: LessonProgress, step: int) -> dict:
     return {"next": url_for("kid.lesson_map"), "finished": True, "stars": stars, "sticker_new": sticker_new,
             "sticker": {"id": lesson.sticker.id, "picture": lesson.sticker.picture,
                         "name": lesson.sticker.name.get(g.lang)}}
+
+
+def new_milestones() -> list[dict]:
+    """Milestone stickers reached with this answer (awarded once), for the page to celebrate."""
+    db.session.flush()
+    return [{"id": m.id, "picture": m.picture, "name": m.get(g.lang)}
+            for m in milestones.award(current_user.id, content.catalog())]
 
 
 def _stars(lesson, progress: LessonProgress) -> int:

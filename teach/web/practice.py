@@ -19,7 +19,7 @@ from teach.models import Attempt, utcnow
 from teach.web import messages
 from teach.web.board import render_board
 from teach.web.extensions import db
-from teach.web.kid import _json_body, _on_board, _quiz_right, _rows_after, kid_required
+from teach.web.kid import _json_body, _on_board, _quiz_right, _rows_after, kid_required, new_milestones
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
 SET_SIZE = 10
@@ -128,6 +128,7 @@ def move(topic: str, level: int, seed: int, index: int):
     if verdict.result == "correct":
         attempt.result, attempt.finished_at = "solved", utcnow()
         body.update(message=messages.success(s, g.lang), next=_next_url(topic, level, seed, index))
+        body["milestones"] = new_milestones()
     elif verdict.result == "wrong":
         attempt.result, attempt.finished_at = "failed", utcnow()
         body["message"] = messages.wrong(s, verdict.reason, g.lang)
@@ -157,8 +158,14 @@ def answer(topic: str, level: int, seed: int, index: int):
     db.session.commit()
     if right:
         return jsonify(result="correct", message=messages.quiz_right(s, g.lang),
-                       next=_next_url(topic, level, seed, index))
+                       next=_next_url(topic, level, seed, index), milestones=new_milestones_committed())
     return jsonify(result="wrong", message=messages.quiz_wrong(s.ask))
+
+
+def new_milestones_committed() -> list[dict]:
+    found = new_milestones()
+    db.session.commit()
+    return found
 
 
 @bp.post("/<topic>/<int:level>/<int:seed>/<int:index>/hint")
