@@ -130,12 +130,14 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from teach.web import auth, kid, main, practice
+    from teach.web import auth, kid, main, parent, practice, teacher
 
     app.register_blueprint(main.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(kid.bp)
     app.register_blueprint(practice.bp)
+    app.register_blueprint(teacher.bp)
+    app.register_blueprint(parent.bp)
 
 
 def register_errorhandlers(app: Flask) -> None:

@@ -1,0 +1,262 @@
+"""What teachers' and parents' pages share: who may see a kid, new kid accounts, progress summaries in a constant
+number of queries, a kid's whole data (export and delete), and the codes a parent links with."""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import sqlalchemy as sa
+from flask import current_app
+from flask_babel import gettext as _
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+from teach.go import Game, IllegalMove
+from teach.models import (AVATARS, PASSWORD_PICTURES, Assignment, Attempt, Group, LessonProgress, Membership,
+                          ParentLink, StickerAward, User, utcnow)
+from teach.web.extensions import db
+
+NAME_MAX = 40
+BULK_MAX = 100  # kids added in one go (a list of 10,000 lines is refused whole, with a message)
+PICTURE_COUNT = 3
+LINK_MAX_AGE = 14 * 24 * 3600  # a parent link code is good for two weeks
+ATTEMPT_CAP = 600  # seconds one attempt may count for: a tab left open all night is not practice
+NAME_PUNCTUATION = set(" -'.·")
+
+
+# ---------------------------------------------------------------------- new kids
+def name_problem(name: str) -> str | None:
+    """Why a kid's first name cannot be used (letters of any script, spaces, - ' . ·), or None."""
+    if len(name) > NAME_MAX:
+        return _("“%(name)s” is too long (at most %(n)d letters).", name=name[:NAME_MAX] + "…", n=NAME_MAX)
+    for ch in name:
+        if ch in NAME_PUNCTUATION or unicodedata.category(ch)[0] in ("L", "M"):
+            continue
+        return _("“%(name)s” may only have letters, not pictures or signs.", name=name)
+    return None
+
+
+def parse_names(text: str, taken: set[str]) -> tuple[list[str], list[str]]:
+    """Names from a pasted list, one per line (blank lines skipped), and every problem found (empty when all
+    is well). ``taken``: names already in the group, compared without case, since kids find themselves by name."""
+    lines = [" ".join(line.split()) for line in (text or "").splitlines()]
+    names = [line for line in lines if line]
+    if not names:
+        return [], [_("Write the kids' first names, one on each line.")]
+    if len(names) > BULK_MAX:
+        return [], [_("That list has %(n)d names; add at most %(max)d kids at a time.", n=len(names), max=BULK_MAX)]
+    problems = []
+    seen: set[str] = set()
+    for name in names:
+        problem = name_problem(name)
+        key = name.casefold()
+        if problem:
+            problems.append(problem)
+        elif key in taken:
+            problems.append(_("“%(name)s” is already in this group; add a letter to tell them apart.", name=name))
+        elif key in seen:
+            problems.append(_("“%(name)s” is in the list twice.", name=name))
+        seen.add(key)
+    return names, problems
+
+
+def new_pictures() -> list[str]:
+    return [secrets.choice(PASSWORD_PICTURES) for _ in range(PICTURE_COUNT)]
+
+
+def new_kid(name: str, group: Group, avatars_taken: set[str]) -> tuple[User, list[str]]:
+    """A kid account in ``group`` with an avatar no classmate has (while any is left) and a fresh picture password."""
+    free = [a for a in AVATARS if a not in avatars_taken] or list(AVATARS)
+    kid = User(role="kid", name=name, avatar=secrets.choice(free))
+    avatars_taken.add(kid.avatar)
+    pictures = new_pictures()
+    kid.set_pictures(pictures)
+    group.members.append(Membership(user=kid, role="kid"))
+    return kid, pictures
+
+
+# ---------------------------------------------------------------------- parent link codes
+def _serializer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="parent-link")
+
+
+def link_code(kid: User) -> str:
+    """A code that lets a parent follow this kid, signed (no table needed) and good for two weeks."""
+    return _serializer().dumps(kid.id)
+
+
+def kid_from_link_code(code: str) -> User | None:
+    try:
+        kid_id = _serializer().loads((code or "").strip(), max_age=LINK_MAX_AGE)
+    except BadSignature:
+        return None
+    kid = db.session.get(User, kid_id) if isinstance(kid_id, int) else None
+    return kid if kid is not None and kid.is_kid else None
+
+
+# ---------------------------------------------------------------------- progress in constant queries
+def _seconds(started, finished):
+    """Seconds between two timestamps, in SQL that SQLite and PostgreSQL both run, capped per attempt."""
+    if db.engine.dialect.name == "sqlite":
+        raw = (sa.func.julianday(finished) - sa.func.julianday(started)) * 86400.0
+    else:
+        raw = sa.func.extract("epoch", finished - started)
+    return sa.case((raw > ATTEMPT_CAP, ATTEMPT_CAP), else_=raw)
+
+
+@dataclass
+class Cell:
+    """One kid on one lesson."""
+
+    stars: int = 0
+    finished: datetime | None = None
+    attempts: int = 0
+    failed: int = 0
+    hints: int = 0
+    seconds: float = 0.0
+    started: bool = False
+
+    @property
+    def stuck(self) -> bool:
+        """Three wrong tries or more and still not finished."""
+        return self.finished is None and self.failed >= 3
+
+
+@dataclass
+class Grid:
+    cells: dict[tuple[int, str], Cell] = field(default_factory=dict)
+
+    def get(self, kid_id: int, lesson_id: str) -> Cell:
+        return self.cells.get((kid_id, lesson_id)) or Cell()
+
+
+def progress_grid(kid_ids, lesson_ids=None) -> Grid:
+    """Stars, attempts, wrong tries, hints and time for kids × lessons: two queries whatever the size.
+    ``kid_ids`` may be a list or a subquery; ``lesson_ids`` None means every lesson."""
+    grid = Grid()
+    progress = sa.select(LessonProgress).where(LessonProgress.kid_id.in_(kid_ids))
+    attempts = (sa.select(Attempt.kid_id, Attempt.lesson_id, sa.func.count(),
+                          sa.func.sum(sa.case((Attempt.result == "failed", 1), else_=0)),
+                          sa.func.sum(_seconds(Attempt.started_at, sa.func.coalesce(Attempt.finished_at,
+                                                                                    Attempt.started_at))))
+                .where(Attempt.kid_id.in_(kid_ids)).group_by(Attempt.kid_id, Attempt.lesson_id))
+    if lesson_ids is not None:
+        progress = progress.where(LessonProgress.lesson_id.in_(lesson_ids))
+        attempts = attempts.where(Attempt.lesson_id.in_(lesson_ids))
+    for p in db.session.scalars(progress):
+        grid.cells[(p.kid_id, p.lesson_id)] = Cell(stars=p.stars or 0, finished=p.finished_at, hints=p.hints or 0,
+                                                   started=True)
+    for kid_id, lesson_id, count, failed, seconds in db.session.execute(attempts):
+        cell = grid.cells.setdefault((kid_id, lesson_id), Cell(started=True))
+        cell.attempts, cell.failed, cell.seconds = count, int(failed or 0), float(seconds or 0)
+    return grid
+
+
+def class_kids(group_id: int, archived: bool = False) -> list[User]:
+    rows = db.session.scalars(sa.select(User).join(Membership).where(
+        Membership.group_id == group_id, Membership.role == "kid", User.archived.is_(archived))
+        .order_by(User.name, User.id))
+    return list(rows)
+
+
+def kid_ids_of(group_id: int):
+    return sa.select(Membership.user_id).where(Membership.group_id == group_id, Membership.role == "kid")
+
+
+def assignments_for(kid: User) -> list[Assignment]:
+    rows = db.session.scalars(sa.select(Assignment).join(Membership, Membership.group_id == Assignment.group_id)
+                              .where(Membership.user_id == kid.id, Membership.role == "kid")
+                              .order_by(Assignment.due_on))
+    return [a for a in rows if a.for_kid(kid.id)]
+
+
+def weak_topics(kid: User, catalog) -> list[tuple[object, int, int]]:
+    """Topics where at least half of this kid's tries were wrong: (topic, wrong, tries), worst first."""
+    rows = db.session.execute(sa.select(Attempt.lesson_id, sa.func.count(),
+                                        sa.func.sum(sa.case((Attempt.result == "failed", 1), else_=0)))
+                              .where(Attempt.kid_id == kid.id).group_by(Attempt.lesson_id))
+    by_topic: dict[str, list[int]] = {}
+    for lesson_id, tries, failed in rows:
+        lesson = catalog.lessons.get(lesson_id)
+        if lesson is not None:
+            t = by_topic.setdefault(lesson.topic, [0, 0])
+            t[0] += int(failed or 0)
+            t[1] += tries
+    weak = [(catalog.topic(t), w, n) for t, (w, n) in by_topic.items() if n and w * 2 >= n and catalog.topic(t)]
+    return sorted(weak, key=lambda x: (-x[1] / x[2], x[0].id))
+
+
+def timeline(kid: User, catalog) -> list[dict]:
+    """Lessons finished and stickers won, newest first."""
+    items = []
+    for p in db.session.scalars(sa.select(LessonProgress).where(LessonProgress.kid_id == kid.id,
+                                                                LessonProgress.finished_at.is_not(None))):
+        lesson = catalog.lessons.get(p.lesson_id)
+        items.append({"when": p.finished_at, "kind": "lesson", "lesson": lesson, "lesson_id": p.lesson_id,
+                      "stars": p.stars})
+    stickers = {l.sticker.id: l.sticker for l in catalog.lessons.values()}
+    for s in db.session.scalars(sa.select(StickerAward).where(StickerAward.kid_id == kid.id)):
+        items.append({"when": s.awarded_at, "kind": "sticker", "sticker": stickers.get(s.sticker_id),
+                      "sticker_id": s.sticker_id})
+    return sorted(items, key=lambda i: i["when"], reverse=True)
+
+
+def next_to_practise(kid: User, lessons, grid: Grid):
+    """The first lesson on the map this kid has not finished."""
+    return next((l for l in lessons if grid.get(kid.id, l.id).finished is None), None)
+
+
+def this_week(kid: User, grid: Grid, catalog, now: datetime | None = None) -> list:
+    since = (now or utcnow()) - timedelta(days=7)
+    return [catalog.lessons[lid] for (kid_id, lid), c in grid.cells.items()
+            if kid_id == kid.id and c.finished and c.finished >= since and lid in catalog.lessons]
+
+
+# ---------------------------------------------------------------------- a kid's whole data
+def kid_export(kid: User) -> dict:
+    def when(t):
+        return t.isoformat() if t else None
+
+    groups = db.session.scalars(sa.select(Group).join(Membership).where(Membership.user_id == kid.id)).all()
+    return {
+        "kid": {"id": kid.id, "name": kid.name, "avatar": kid.avatar, "created_at": when(kid.created_at),
+                "archived": kid.archived, "locale": kid.locale},
+        "groups": [{"kind": g.kind, "name": g.name} for g in groups],
+        "lessons": [{"lesson": p.lesson_id, "stars": p.stars, "step": p.step, "mistakes": p.mistakes,
+                     "hints": p.hints, "finished_at": when(p.finished_at), "updated_at": when(p.updated_at)}
+                    for p in db.session.scalars(sa.select(LessonProgress).where(LessonProgress.kid_id == kid.id)
+                                                .order_by(LessonProgress.id))],
+        "attempts": [{"lesson": a.lesson_id, "step": a.step, "moves": a.moves, "result": a.result,
+                      "hints": a.hints, "started_at": when(a.started_at), "finished_at": when(a.finished_at)}
+                     for a in db.session.scalars(sa.select(Attempt).where(Attempt.kid_id == kid.id)
+                                                 .order_by(Attempt.id))],
+        "stickers": [{"sticker": s.sticker_id, "awarded_at": when(s.awarded_at)}
+                     for s in db.session.scalars(sa.select(StickerAward).where(StickerAward.kid_id == kid.id)
+                                                 .order_by(StickerAward.id))],
+    }
+
+
+def delete_kid(kid: User) -> None:
+    """Remove the kid and every row about them (explicitly: SQLite does not cascade without a pragma)."""
+    for model, column in ((Attempt, Attempt.kid_id), (LessonProgress, LessonProgress.kid_id),
+                          (StickerAward, StickerAward.kid_id), (ParentLink, ParentLink.kid_id),
+                          (Membership, Membership.user_id)):
+        db.session.execute(sa.delete(model).where(column == kid.id))
+    db.session.execute(sa.delete(User).where(User.id == kid.id))
+
+
+# ---------------------------------------------------------------------- boards
+def rows_after(start: Game, moves: list[str]) -> list[str]:
+    """The board after ``moves`` from a puzzle's start (stops at the first move that no longer fits)."""
+    game = Game(start.size, komi=start.komi)
+    game.setup(black=[p for p, c in enumerate(start.board) if c == 1],
+               white=[p for p, c in enumerate(start.board) if c == 2])
+    game.to_play = start.to_play
+    for m in moves:
+        try:
+            game.play(m)
+        except (IllegalMove, ValueError):
+            break
+    return game.board_rows()

@@ -1,0 +1,329 @@
+"""The teacher's side: classes, kids in bulk, assignments, the dashboard (in a constant number of queries), the
+mistake map, kid details, worksheets, the CSV and the teacher's own lesson files."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from teach.models import Assignment, Attempt, Group, LessonProgress, Membership, TeacherLesson, User
+from teach.web.extensions import db
+
+EN = {"Accept-Language": "en"}
+WEB_LESSONS = Path(__file__).resolve().parent / "web_lessons"
+
+
+def teacher_login(client, email="teacher@example.com", password="black-cat-42"):
+    assert client.post("/login", data={"email": email, "password": password}).status_code == 302
+
+
+def demo_class(app) -> int:
+    with app.app_context():
+        return db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+
+
+def kid_id(app, name: str) -> int:
+    with app.app_context():
+        return db.session.scalar(sa.select(User.id).where(User.name == name))
+
+
+def count_kids(app, class_id: int) -> int:
+    with app.app_context():
+        return db.session.scalar(sa.select(sa.func.count()).select_from(Membership).where(
+            Membership.group_id == class_id, Membership.role == "kid"))
+
+
+def test_a_teacher_creates_renames_archives_and_restores_a_class(demo, client):
+    teacher_login(client)
+    r = client.post("/teach/classes", data={"name": "  Tigers  "})
+    class_id = int(r.headers["Location"].rsplit("/", 1)[1])
+    page = client.get(f"/teach/classes/{class_id}").get_data(as_text=True)
+    with demo.app_context():
+        code = db.session.get(Group, class_id).code
+    assert "Tigers" in page and code in page
+    client.post(f"/teach/classes/{class_id}/rename", data={"name": "Dragons"})
+    client.post(f"/teach/classes/{class_id}/archive", data={"archived": "1"})
+    assert client.post("/kids", data={"code": code}, headers=EN).status_code == 200  # code stops working
+    client.post(f"/teach/classes/{class_id}/archive", data={"archived": "0"})
+    assert client.post("/kids", data={"code": code}).status_code == 302
+    with demo.app_context():
+        assert db.session.get(Group, class_id).name == "Dragons"
+
+
+def test_bulk_names_make_kids_with_avatars_and_picture_passwords(demo, client):
+    teacher_login(client)
+    class_id = demo_class(demo)
+    r = client.post(f"/teach/classes/{class_id}/kids", data={"names": "Ann\n\n  王小明 \nJean-Luc\n"})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and "王小明" in page and "Jean-Luc" in page
+    shown = re.findall(r'data-pictures="([a-z,]+)"', page)
+    assert len(shown) == 3
+    # the printed pictures sign the kid in
+    new_id = kid_id(demo, "王小明")
+    kid_client = demo.test_client()
+    r = kid_client.post(f"/kids/CAT234/{new_id}", data={"pictures": shown[1]})
+    assert r.status_code == 302 and r.headers["Location"].endswith("/learn/")
+    with demo.app_context():
+        avatars = [u.avatar for u in db.session.scalars(sa.select(User).where(User.role == "kid"))]
+        assert len(set(avatars)) == len(avatars)  # every kid of the class recognisable by their avatar
+
+
+@pytest.mark.parametrize("names, says", [
+    ("Ann\nBob\nann", "twice"),
+    ("Ann\nLily", "already in this group"),
+    ("Ann\nBob 🐱", "not pictures"),
+    ("\n \n", "one on each line"),
+    ("\n".join(f"kid{i}" for i in range(10000)), "at most 100"),
+    ("Ann\n" + "x" * 50, "too long"),
+])
+def test_a_bad_name_list_saves_nobody_and_says_why(demo, client, names, says):
+    teacher_login(client)
+    class_id = demo_class(demo)
+    before = count_kids(demo, class_id)
+    r = client.post(f"/teach/classes/{class_id}/kids", data={"names": names}, headers=EN, follow_redirects=True)
+    page = r.get_data(as_text=True)
+    assert says in page and "Nobody was added" in page
+    assert count_kids(demo, class_id) == before
+
+
+def test_reset_picture_password_and_unlock_a_locked_kid(demo, client):
+    kid = kid_id(demo, "Lily")
+    kid_client = demo.test_client()
+    for _ in range(5):
+        kid_client.post(f"/kids/CAT234/{kid}", data={"pictures": "sun,sun,sun"})
+    with demo.app_context():
+        assert db.session.get(User, kid).locked()
+    teacher_login(client)
+    class_id = demo_class(demo)
+    client.post(f"/teach/classes/{class_id}/kids/{kid}/unlock")
+    with demo.app_context():
+        assert not db.session.get(User, kid).locked()
+    page = client.post(f"/teach/classes/{class_id}/kids/{kid}/pictures").get_data(as_text=True)
+    pictures = re.search(r'data-pictures="([a-z,]+)"', page).group(1)
+    assert kid_client.post(f"/kids/CAT234/{kid}", data={"pictures": "star,apple,sun"}).status_code in (200, 302)
+    assert kid_client.post(f"/kids/CAT234/{kid}", data={"pictures": pictures}).status_code == 302
+
+
+def test_move_archive_restore_and_remove_kids(demo, client):
+    teacher_login(client)
+    class_id = demo_class(demo)
+    other = int(client.post("/teach/classes", data={"name": "Tigers"}).headers["Location"].rsplit("/", 1)[1])
+    tom, lily, hong = kid_id(demo, "Tom"), kid_id(demo, "Lily"), kid_id(demo, "小红")
+    client.post(f"/teach/classes/{class_id}/kids/{tom}/move", data={"to": other})
+    client.post(f"/teach/classes/{class_id}/kids/{lily}/archive", data={"archived": "1"})
+    assert "Lily" not in client.get("/kids/CAT234").get_data(as_text=True)
+    client.post(f"/teach/classes/{class_id}/kids/{lily}/archive", data={"archived": "0"})
+    client.post(f"/teach/classes/{class_id}/kids/{hong}/remove")
+    with demo.app_context():
+        assert db.session.scalar(sa.select(Membership.group_id).where(Membership.user_id == tom)) == other
+        assert not db.session.get(User, lily).archived
+        assert db.session.get(User, hong) is None  # in no class or family any more: deleted with their data
+
+
+def test_a_teacher_cannot_touch_another_class(demo, client):
+    client.post("/signup", data={"role": "teacher", "name": "Mr Zhao", "email": "zhao@example.com",
+                                 "password": "12345678", "confirm": "12345678"})
+    class_id, lily = demo_class(demo), kid_id(demo, "Lily")
+    assert client.get(f"/teach/classes/{class_id}").status_code == 404
+    assert client.post(f"/teach/classes/{class_id}/kids/{lily}/archive").status_code == 404
+    mine = int(client.post("/teach/classes", data={"name": "Mine"}).headers["Location"].rsplit("/", 1)[1])
+    assert client.post(f"/teach/classes/{mine}/kids/{lily}/remove").status_code == 404
+    assert client.post(f"/teach/classes/{mine}/assignments",
+                       data={"what": "lesson:web-first", "due": date.today().isoformat(),
+                             "kids": [str(lily)]}).status_code == 404
+    with demo.app_context():
+        assert not db.session.get(User, lily).archived
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Assignment)) == 0
+
+
+def test_a_second_teacher_shares_the_class(demo, client):
+    other = demo.test_client()
+    other.post("/signup", data={"role": "teacher", "name": "Mr Zhao", "email": "zhao@example.com",
+                                "password": "12345678", "confirm": "12345678"})
+    teacher_login(client)
+    class_id = demo_class(demo)
+    client.post(f"/teach/classes/{class_id}/teachers", data={"email": "zhao@example.com"})
+    assert other.get(f"/teach/classes/{class_id}").status_code == 200
+
+
+def test_assignments_refuse_past_days_and_open_first_on_the_kid_map(demo, client):
+    teacher_login(client)
+    class_id = demo_class(demo)
+    yesterday = (date.today() - timedelta(days=1)).isoformat()
+    r = client.post(f"/teach/classes/{class_id}/assignments", data={"what": "lesson:web-second", "due": yesterday},
+                    headers=EN, follow_redirects=True)
+    assert "has passed already" in r.get_data(as_text=True)
+    lily = kid_id(demo, "Lily")
+    client.post(f"/teach/classes/{class_id}/assignments",
+                data={"what": "lesson:web-second", "due": date.today().isoformat(), "kids": [str(lily)]})
+    with demo.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Assignment)) == 1
+    lily_client = demo.test_client()
+    lily_client.post(f"/kids/CAT234/{lily}", data={"pictures": "star,apple,sun"})
+    page = lily_client.get("/learn/").get_data(as_text=True)
+    assert 'data-assigned=' in page and page.index('href="/learn/web-second"') < page.index('href="/learn/web-first"')
+    assert lily_client.get("/learn/web-second").status_code == 302  # open though web-first is not finished
+    ming = demo.test_client()
+    ming.post(f"/kids/CAT234/{kid_id(demo, '明明')}", data={"pictures": "cat,fish,moon"})
+    assert 'href="/learn/web-second"' not in ming.get("/learn/").get_data(as_text=True)  # not assigned to 明明
+
+
+def test_a_topic_assignment_gives_every_lesson_of_it(demo, client):
+    teacher_login(client)
+    client.post(f"/teach/classes/{demo_class(demo)}/assignments",
+                data={"what": "topic:capture", "due": date.today().isoformat()})
+    with demo.app_context():
+        assert sorted(db.session.scalars(sa.select(Assignment.lesson_id))) == ["web-first", "web-second"]
+
+
+def _play_wrong_then_right(app, name, pictures, wrong):
+    c = app.test_client()
+    c.post(f"/kids/CAT234/{kid_id(app, name)}", data={"pictures": pictures})
+    c.get("/learn/web-first")
+    c.post("/learn/web-first/0/next")
+    if wrong:
+        assert c.post("/learn/web-first/1/move", json={"move": wrong, "ply": 0}).get_json()["result"] == "wrong"
+    assert c.post("/learn/web-first/1/move", json={"move": "E4", "ply": 0}).get_json()["result"] == "correct"
+
+
+def test_dashboard_shows_progress_stuck_and_overdue_and_the_mistake_map(demo, client):
+    _play_wrong_then_right(demo, "明明", "cat,fish,moon", "D4")
+    _play_wrong_then_right(demo, "Lily", "star,apple,sun", "D4")
+    _play_wrong_then_right(demo, "Tom", "moon,moon,star", "F6")
+    teacher_login(client)
+    class_id = demo_class(demo)
+    client.post(f"/teach/classes/{class_id}/assignments",
+                data={"what": "lesson:web-first", "due": date.today().isoformat()})
+    with demo.app_context():  # an older assignment, now overdue, and a kid stuck on it
+        db.session.add(Assignment(group_id=class_id, lesson_id="web-second", due_on=date.today() - timedelta(3)))
+        for _ in range(3):
+            db.session.add(Attempt(kid_id=kid_id(demo, "小红"), lesson_id="web-second", step=0, first_move="A1",
+                                   moves=[{"move": "A1", "verdict": "wrong"}], result="failed"))
+        db.session.commit()
+    page = client.get(f"/teach/classes/{class_id}/dashboard", headers=EN).get_data(as_text=True)
+    assert "Stuck" in page and "Overdue" in page and "小红" in page
+    assert f"/teach/classes/{class_id}/mistakes/web-first/1" in page
+    r = client.get(f"/teach/classes/{class_id}/mistakes/web-first/1", headers=EN)
+    mistakes = dict(re.findall(r'data-move="(\w+)" data-kids="(\d+)"', r.get_data(as_text=True)))
+    assert mistakes == {"D4": "2", "F6": "1"}
+    replies = re.findall(r'data-move="D4" data-kids="\d+" data-reply="(\w+)"', r.get_data(as_text=True))
+    assert replies == ["E4"]  # the reader's refutation: the mouse runs out
+    assert "3 kids found a right first move" in r.get_data(as_text=True)
+    assert client.get(f"/teach/classes/{class_id}/mistakes/web-first/0").status_code == 404  # not a puzzle
+    csv = client.get(f"/teach/classes/{class_id}/progress.csv").get_data(as_text=True)
+    assert "kid,lesson,title,stars" in csv and "Lily,web-first" in csv
+
+
+def _bench():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_dashboard", WEB_LESSONS.parent.parent / "bench" /
+                                                  "dashboard.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.db
+def test_the_dashboard_runs_a_constant_number_of_queries(tmp_path):
+    """40 kids × 60 assigned lessons, with progress and attempts everywhere: at most 10 queries."""
+    from flask_migrate import downgrade, upgrade
+
+    from teach.web import create_app
+    from conftest import CSRFClient, database_url
+
+    bench = _bench()
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url(tmp_path),
+                      "LESSONS_DIR": str(bench.many_lessons(tmp_path, 60))})
+    app.test_client_class = CSRFClient
+    with app.app_context():
+        downgrade(revision="base")
+        upgrade()
+        class_id = bench.fill_class(kids=40, lessons=60)
+    client = app.test_client()
+    teacher_login(client, "bench@example.com", "bench-password")
+    statements = []
+
+    def count(conn, cursor, statement, *args):
+        statements.append(statement)
+
+    with app.app_context():
+        sa.event.listen(db.engine, "before_cursor_execute", count)
+        try:
+            r = client.get(f"/teach/classes/{class_id}/dashboard")
+        finally:
+            sa.event.remove(db.engine, "before_cursor_execute", count)
+        assert r.status_code == 200 and r.get_data(as_text=True).count("<tr>") == 41
+        assert len(statements) <= 10, statements
+        db.session.remove()
+        downgrade(revision="base")
+        db.engine.dispose()
+
+
+def test_kid_detail_timeline_weak_topics_and_replay(demo, client):
+    _play_wrong_then_right(demo, "Lily", "star,apple,sun", "D4")
+    teacher_login(client)
+    class_id, lily = demo_class(demo), kid_id(demo, "Lily")
+    page = client.get(f"/teach/classes/{class_id}/kids/{lily}", headers=EN).get_data(as_text=True)
+    assert "Weak topics" in page and "Recent tries" in page
+    replay = re.search(r'href="(/teach/classes/\d+/kids/\d+/attempts/(\d+)\?ply=0)"', page)
+    with demo.app_context():
+        attempt = db.session.get(Attempt, int(replay.group(2)))
+        moves = [m for e in attempt.moves for m in (e["move"], e.get("reply")) if m]
+    base = replay.group(1)[:-1]
+    boards = [client.get(base + str(n)).get_data(as_text=True) for n in range(len(moves) + 1)]
+    assert len(set(boards)) == len(moves) + 1  # every move changes the board
+    # another kid's attempt through Lily's page: 404
+    with demo.app_context():
+        other = Attempt(kid_id=kid_id(demo, "Tom"), lesson_id="web-first", step=1, first_move="E4",
+                        moves=[{"move": "E4", "verdict": "correct"}], result="solved")
+        db.session.add(other)
+        db.session.commit()
+        other_id = other.id
+    assert client.get(f"/teach/classes/{class_id}/kids/{lily}/attempts/{other_id}").status_code == 404
+
+
+def test_worksheet_prints_puzzles_with_an_answer_key(demo, client):
+    teacher_login(client)
+    assert "web-second:0" in client.get("/teach/worksheet").get_data(as_text=True)
+    page = client.get("/teach/worksheet?p=web-first:1&p=web-second:0", headers=EN).get_data(as_text=True)
+    assert page.count('class="sheet-puzzle"') == 2 and "Answer key" in page and "print.css" in page
+    answers = re.findall(r'data-answers="([^"]*)"', page)
+    assert answers[0] == "E4" and answers[1]  # the second puzzle lists no answers: the reader found them
+    assert client.get("/teach/worksheet?p=web-first:0").status_code == 404
+
+
+GOOD_LESSON = (WEB_LESSONS / "capture" / "web-second.yaml").read_text().replace("web-second", "my-own")
+
+
+@pytest.mark.parametrize("name, data, says", [
+    ("bad.yaml", b"id: [unclosed", "bad.yaml:"),
+    ("wrong.yaml", GOOD_LESSON.replace("target: [A5]", "target: [J9]").encode(), "wrong.yaml:"),
+    ("pic.yaml", b"\x89PNG\r\n\x1a\n\x00\x00", "not a text file"),
+    ("huge.yaml", b"a" * (65 * 1024), "too big"),
+    ("topic.yaml", GOOD_LESSON.replace("topic: capture", "topic: nowhere").encode(), "There is no topic"),
+])
+def test_an_uploaded_lesson_with_errors_is_not_saved(demo, client, name, data, says):
+    teacher_login(client)
+    r = client.post("/teach/lessons", data={"lesson": (io.BytesIO(data), name)}, headers=EN,
+                    content_type="multipart/form-data")
+    assert r.status_code == 422 and says in r.get_data(as_text=True)
+    with demo.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(TeacherLesson)) == 0
+
+
+def test_an_uploaded_lesson_that_checks_is_saved_and_shown_to_the_class(demo, client):
+    teacher_login(client)
+    r = client.post("/teach/lessons", data={"lesson": (io.BytesIO(GOOD_LESSON.encode()), "mine.yaml")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 302
+    assert "my-own" in client.get(f"/teach/classes/{demo_class(demo)}").get_data(as_text=True)
+    again = client.post("/teach/lessons", data={"lesson": (io.BytesIO(GOOD_LESSON.encode()), "mine.yaml")},
+                        content_type="multipart/form-data", headers=EN)
+    assert again.status_code == 422 and "exists already" in again.get_data(as_text=True)
+
