@@ -1,0 +1,117 @@
+"""The parent's side: following a kid with a code, kids made at home, the kid's week, export and deletion."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import sqlalchemy as sa
+
+from teach.models import Attempt, Group, LessonProgress, Membership, ParentLink, StickerAward, User
+from teach.web.extensions import db
+
+EN = {"Accept-Language": "en"}
+
+
+def login(client, email, password):
+    assert client.post("/login", data={"email": email, "password": password}).status_code == 302
+
+
+def kid_id(app, name):
+    with app.app_context():
+        return db.session.scalar(sa.select(User.id).where(User.name == name))
+
+
+def signup_parent(client, email="dad@example.com"):
+    client.post("/signup", data={"role": "parent", "name": "Dad", "email": email, "password": "12345678",
+                                 "confirm": "12345678"})
+
+
+def test_a_parent_follows_a_kid_with_the_code_the_teacher_shows(demo, client):
+    teacher = demo.test_client()
+    login(teacher, "teacher@example.com", "black-cat-42")
+    with demo.app_context():
+        class_id = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+    lily = kid_id(demo, "Lily")
+    page = teacher.get(f"/teach/classes/{class_id}/kids/{lily}").get_data(as_text=True)
+    code = re.search(r'<code class="link-code">([^<]+)</code>', page).group(1)
+    signup_parent(client)
+    assert client.get(f"/family/kids/{lily}").status_code == 404
+    bad = client.post("/family/link", data={"code": code[:-2] + "xx"}, headers=EN, follow_redirects=True)
+    assert "does not work" in bad.get_data(as_text=True)
+    client.post("/family/link", data={"code": code})
+    assert client.get(f"/family/kids/{lily}").status_code == 200
+    assert "Lily" in client.get("/family/").get_data(as_text=True)
+
+
+def test_a_parent_makes_a_family_and_a_kid_who_signs_in_with_the_family_code(demo, client):
+    signup_parent(client)
+    client.post("/family/families", data={"name": "The Wangs"})
+    with demo.app_context():
+        family = db.session.scalar(sa.select(Group).where(Group.name == "The Wangs"))
+        family_id, code = family.id, family.code
+    page = client.post(f"/family/families/{family_id}/kids", data={"name": "Xiaoxiao"}).get_data(as_text=True)
+    pictures = re.search(r'data-pictures="([a-z,]+)"', page).group(1)
+    new_kid = kid_id(demo, "Xiaoxiao")
+    kid = demo.test_client()
+    assert kid.post(f"/kids/{code}/{new_kid}", data={"pictures": pictures}).status_code == 302
+    assert client.get(f"/family/kids/{new_kid}").status_code == 200
+    r = client.post(f"/family/families/{family_id}/kids", data={"name": "xiaoxiao"}, headers=EN,
+                    follow_redirects=True)
+    assert "already in this group" in r.get_data(as_text=True)
+
+
+def test_the_parent_dashboard_shows_the_week_stars_and_what_is_next(demo, client):
+    ming = demo.test_client()
+    ming.post(f"/kids/CAT234/{kid_id(demo, '明明')}", data={"pictures": "cat,fish,moon"})
+    ming.get("/learn/web-first")
+    ming.post("/learn/web-first/0/next")
+    ming.post("/learn/web-first/1/move", json={"move": "E4", "ply": 0})
+    ming.post("/learn/web-first/2/answer", json={"points": ["D5", "F5", "E4"]})
+    login(client, "parent@example.com", "little-mouse-42")
+    page = client.get(f"/family/kids/{kid_id(demo, '明明')}", headers=EN).get_data(as_text=True)
+    assert "Catch the mouse" in page  # learned this week
+    with demo.app_context():
+        stickers = db.session.scalar(sa.select(sa.func.count()).select_from(StickerAward)
+                                     .where(StickerAward.kid_id == kid_id(demo, "明明")))
+    assert stickers >= 1 and "★ 3" in page and f"{stickers} stickers" in page
+    assert "Practise next: The mouse runs" in page
+
+
+def test_export_holds_all_the_kids_data_and_delete_removes_it(demo, client):
+    ming = kid_id(demo, "明明")
+    with demo.app_context():
+        db.session.add(Attempt(kid_id=ming, lesson_id="web-first", step=1, first_move="D4",
+                               moves=[{"move": "D4", "verdict": "wrong"}], result="failed"))
+        db.session.add(StickerAward(kid_id=ming, sticker_id="web-first-badge"))
+        db.session.commit()
+    login(client, "parent@example.com", "little-mouse-42")
+    r = client.get(f"/family/kids/{ming}/export")
+    data = json.loads(r.get_data(as_text=True))
+    assert r.headers["Content-Disposition"].startswith("attachment")
+    assert data["kid"]["name"] == "明明" and data["attempts"][0]["moves"][0]["move"] == "D4"
+    assert data["stickers"][0]["sticker"] == "web-first-badge"
+    client.post(f"/family/kids/{ming}/delete", data={"confirm": "wrong name"})
+    with demo.app_context():
+        assert db.session.get(User, ming) is not None
+    client.post(f"/family/kids/{ming}/delete", data={"confirm": "明明"})
+    with demo.app_context():
+        assert db.session.get(User, ming) is None
+        for model, column in ((Attempt, Attempt.kid_id), (StickerAward, StickerAward.kid_id),
+                              (LessonProgress, LessonProgress.kid_id), (ParentLink, ParentLink.kid_id),
+                              (Membership, Membership.user_id)):
+            assert db.session.scalar(sa.select(sa.func.count()).select_from(model).where(column == ming)) == 0
+
+
+def test_another_parent_sees_nothing_and_changes_nothing(demo, client):
+    signup_parent(client, "other@example.com")
+    ming = kid_id(demo, "明明")
+    assert client.get(f"/family/kids/{ming}").status_code == 404
+    assert client.get(f"/family/kids/{ming}/export").status_code == 404
+    assert client.post(f"/family/kids/{ming}/delete", data={"confirm": "明明"}).status_code == 404
+    with demo.app_context():
+        family_id = db.session.scalar(sa.select(Group.id).where(Group.code == "HOME56"))
+    assert client.post(f"/family/families/{family_id}/kids", data={"name": "Intruder"}).status_code == 404
+    with demo.app_context():
+        assert db.session.get(User, ming) is not None
+        assert db.session.scalar(sa.select(User.id).where(User.name == "Intruder")) is None
