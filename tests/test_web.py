@@ -279,3 +279,41 @@ def test_milestone_stickers_come_once_with_the_first_capture_and_the_first_lesso
     assert sorted(held) == ["milestone-first-capture", "milestone-first-lesson", "web-first-badge"]
     book = client.get("/learn/stickers", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "First capture" in book and "First lesson done" in book
+
+
+def test_the_database_refuses_a_second_copy_of_a_sticker(demo, app):
+    with app.app_context():
+        kid = db.session.scalar(sa.select(User).where(User.name == "Lily"))
+        db.session.add(StickerAward(kid_id=kid.id, sticker_id="web-first-badge"))
+        db.session.commit()
+        db.session.add(StickerAward(kid_id=kid.id, sticker_id="web-first-badge"))
+        try:
+            db.session.commit()
+        except sa.exc.IntegrityError:
+            db.session.rollback()
+        else:
+            raise AssertionError("a second copy of a sticker was stored")
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(StickerAward)
+                                 .where(StickerAward.kid_id == kid.id)) == 1
+
+
+def test_a_move_sent_twice_is_answered_with_the_board_on_record(demo, app, client):
+    """A double tap or a second tab: the second copy of a move must not be judged or stored again."""
+    with app.app_context():
+        from teach.models import Attempt as A
+
+        kid_login(client)
+    client.get("/learn/web-first")
+    client.post("/learn/web-first/0/next")
+    # a line that continues: open an attempt by hand whose first move is on record
+    with app.app_context():
+        kid = db.session.scalar(sa.select(User).where(User.name == "明明"))
+        attempt = A(kid_id=kid.id, lesson_id="web-first", step=1, result="open",
+                    moves=[{"move": "F4", "verdict": "continue", "reason": None, "reply": "F3"}])
+        db.session.add(attempt)
+        db.session.commit()
+        attempt_id = attempt.id
+    stale = client.post("/learn/web-first/1/move", json={"move": "F4", "attempt": attempt_id, "ply": 0})
+    assert stale.status_code == 409 and stale.get_json()["ply"] == 2
+    with app.app_context():
+        assert len(db.session.get(A, attempt_id).moves) == 1
