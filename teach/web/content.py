@@ -10,6 +10,7 @@ from flask import current_app
 
 _lock = threading.Lock()
 _catalogs: dict[str, object] = {}
+_ordered: dict[int, tuple[object, list]] = {}  # id(catalogue) -> (catalogue, its lessons in map order)
 
 
 def catalog():
@@ -30,7 +31,12 @@ def catalog():
 def ordered_lessons():
     """Every lesson in map order: topics in catalogue order, lessons by their order inside the topic."""
     cat = catalog()
-    return [lesson for topic in cat.topics for lesson in sorted(topic.lessons, key=lambda l: (l.order, l.id))]
+    found = _ordered.get(id(cat))
+    if found is None or found[0] is not cat:  # worked out once per catalogue: every kid page asks for it
+        found = (cat, [lesson for topic in cat.topics
+                       for lesson in sorted(topic.lessons, key=lambda l: (l.order, l.id))])
+        _ordered[id(cat)] = found
+    return list(found[1])
 
 
 @lru_cache(maxsize=4096)

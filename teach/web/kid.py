@@ -71,10 +71,16 @@ def _lesson_or_404(lesson_id: str):
 
 
 def _open_lesson_or_404(lesson_id: str):
+    return _open_lesson_and_progress(lesson_id)[0]
+
+
+def _open_lesson_and_progress(lesson_id: str) -> tuple[object, dict[str, LessonProgress]]:
+    """The lesson if it is open to this kid, with the kid's progress rows (read once: a move needs both)."""
     lesson = _lesson_or_404(lesson_id)
-    if lesson.id not in _unlocked(content.ordered_lessons(), _progress_rows()) and lesson.id not in _assigned():
+    progress = _progress_rows()
+    if lesson.id not in _unlocked(content.ordered_lessons(), progress) and lesson.id not in _assigned():
         abort(403)
-    return lesson
+    return lesson, progress
 
 
 def _progress_for(lesson) -> LessonProgress:
@@ -185,7 +191,7 @@ def _step_or_404(lesson, index: int, kinds: tuple[str, ...]):
 @kid_required
 def move(lesson_id: str, step: int):
     """Judge one move of a puzzle. Body: {"move": "D4", "attempt": id or null, "ply": moves the page has seen}."""
-    lesson = _open_lesson_or_404(lesson_id)
+    lesson, progress_rows = _open_lesson_and_progress(lesson_id)
     puzzle = _step_or_404(lesson, step, ("puzzle",))
     data = _json_body()
     point = data.get("move")
@@ -212,9 +218,8 @@ def move(lesson_id: str, step: int):
         db.session.add(attempt)
     entry = {"move": point, "verdict": verdict.result, "reason": verdict.reason, "reply": verdict.reply}
     attempt.moves = attempt.moves + [entry]
-    progress = _progress_for(lesson)
-    after_move = _rows_after(start, played + [point])
-    after_reply = _rows_after(start, played + [point] + ([verdict.reply] if verdict.reply else []))
+    progress = progress_rows.get(lesson.id) or _progress_for(lesson)
+    after_move, after_reply = _rows_after_move_and_reply(start, played + [point], verdict.reply)
     body = {"result": verdict.result, "reason": verdict.reason, "reply": verdict.reply, "attempt": None,
             "rows": after_move, "reply_rows": after_reply if verdict.reply else None}
     if verdict.result == "correct":
@@ -230,8 +235,8 @@ def move(lesson_id: str, step: int):
         body["message"] = messages.wrong(puzzle, verdict.reason, g.lang)
     else:
         body["message"] = messages.keep_going()
-    db.session.flush()
     if verdict.result == "continue":
+        db.session.flush()  # the attempt's id goes back to the page; otherwise the commit writes everything at once
         body["attempt"] = attempt.id
         body["ply"] = len(played) + 1 + (1 if verdict.reply else 0)
     db.session.commit()
@@ -261,6 +266,11 @@ def _open_attempt(lesson_id: str, step: int, attempt_id) -> Attempt | None:
 
 
 def _rows_after(start: Game, moves: list[str]) -> list[str]:
+    return _replay(start, moves)[0].board_rows()
+
+
+def _replay(start: Game, moves: list[str]) -> tuple[Game, bool]:
+    """The puzzle's board after ``moves`` (stopping at the first that cannot be played), and whether all were."""
     game = Game(start.size, komi=start.komi)
     game.setup(black=[p for p, c in enumerate(start.board) if c == 1],
                white=[p for p, c in enumerate(start.board) if c == 2])
@@ -269,8 +279,21 @@ def _rows_after(start: Game, moves: list[str]) -> list[str]:
         try:
             game.play(m)
         except (IllegalMove, ValueError):
-            break
-    return game.board_rows()
+            return game, False
+    return game, True
+
+
+def _rows_after_move_and_reply(start: Game, moves: list[str], reply: str | None) -> tuple[list[str], list[str]]:
+    """The board after the kid's move and after the computer's reply, from one replay of the line."""
+    game, whole = _replay(start, moves)
+    after_move = game.board_rows()
+    if not reply or not whole:
+        return after_move, after_move
+    try:
+        game.play(reply)
+    except (IllegalMove, ValueError):
+        return after_move, after_move
+    return after_move, game.board_rows()
 
 
 @bp.post("/<lesson_id>/<int:step>/hint")
