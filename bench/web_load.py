@@ -1,0 +1,781 @@
+"""The move round-trip under load: a whole school playing at once, served the way the README deploys.
+
+For each database (SQLite in a fresh folder, then a fresh PostgreSQL database), this script migrates it, adds the
+demo school and bulk-inserts a thousand kids in classes of 25, serves ``teach.web:create_app()`` with gunicorn
+(sync workers, several of them, Redis for the rate limits, as the README says), and starts the load generator in
+a separate process. The generator signs every kid in as a kid does (class code page, picture password, the lesson
+map; each kid from its own loopback address, like one tablet each, so the per-address login limits hold), then
+taps puzzle moves with **open-loop arrivals** (Poisson, at the target rate whatever the server does; latency is
+counted from the moment a tap was due, so a slow server cannot hide its queue). The moves are a realistic mix
+from the demo lessons: right and wrong first moves of many puzzles, taps on occupied points, and multi-move lines
+carried on with the ``attempt`` and ``ply`` the server gave when the judge said "continue".
+
+Then a ramp finds the ceiling (the highest rate with p99 ≤ 100 ms and no error), and the same server setup runs
+a bare Flask app (one trivial JSON view, made here) for the ratio.
+
+    .venv/bin/python bench/web_load.py                       # both databases, 1,000 kids, 200 moves/s
+    .venv/bin/python bench/web_load.py --db sqlite --kids 200 --duration 10 --ramp 200,300
+    .venv/bin/python bench/web_load.py profile [sqlite] [postgresql]   # one request taken apart, in-process
+
+Why asyncio + aiohttp for the generator: open-loop arrivals need a request in flight for every due tap however
+slow the server is, which threads would cap at the pool size; one event loop keeps a thousand kids' sessions
+(their cookie jars) cheaply, and aiohttp's client costs a fraction of a millisecond of CPU per request, which
+matters on a machine whose two cores also run the server.
+
+Why 4 workers on 2 cores (the README's number): a move is mostly Python CPU with short waits on the database
+(SQLite's commit syncs the file, PostgreSQL's commit waits for its WAL flush); a second worker per core runs while
+the first waits. More workers buy no more CPU, cost memory, and each one warms its own judge caches; the load
+generator needs some of the same two cores. ``--workers`` tries other counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+P99_LIMIT_MS = 100.0
+CLASS_SIZE = 25
+# picture passwords handed out to the bench kids (hashing is slow on purpose: one hash per password, shared)
+PASSWORDS = [("cat", "fish", "moon"), ("star", "apple", "sun"), ("flower", "tree", "cat"), ("moon", "moon", "star")]
+AVATARS = ("panda", "tiger", "rabbit", "turtle", "bird", "dragon", "fish", "butterfly", "cat", "mouse", "kite")
+MIX_TOPICS = ("capture", "escape", "ladder", "double-atari")
+PG_ADMIN = "postgresql://127.0.0.1:5432/postgres"
+PG_BENCH_DB = "teach_bench"
+
+
+# ====================================================================== the bare endpoint
+def bare_app():
+    """The floor: Flask with one JSON view, nothing else (served by the same gunicorn setup)."""
+    from flask import Flask, jsonify, request
+
+    app = Flask("bare")
+
+    @app.post("/move")
+    def move():
+        data = request.get_json(silent=True) or {}
+        return jsonify(result="continue", move=data.get("move"), ply=data.get("ply"))
+
+    @app.get("/")
+    def home():
+        return "ok"
+
+    return app
+
+
+# ====================================================================== the move mix
+def puzzle_mix(lessons_dir: str, topics=MIX_TOPICS, max_depth: int = 6) -> list[dict]:
+    """For each puzzle of the lessons of ``topics``: winning lines (the kid's moves, with the judge's replies in
+    between, ending in "correct"), refuted first moves, and occupied points. Read with the same judge as the app."""
+    from teach.lessons import load_lessons
+
+    catalog = load_lessons(lessons_dir)
+    mix = []
+    for topic_id in topics:
+        topic = catalog.topic(topic_id)
+        if topic is None:
+            continue
+        for lesson in sorted(topic.lessons, key=lambda l: (l.order, l.id)):
+            for index, step in enumerate(lesson.steps):
+                if type(step).__name__ != "Puzzle":
+                    continue
+                judge = step.judge()
+                start = step.start()
+                solution = judge.solve()
+                lines = []
+                for first in sorted(solution.winning):
+                    line, played, ok = [first], [], True
+                    move = first
+                    while ok:
+                        v = judge.judge(played, move)
+                        if v.result == "correct":
+                            break
+                        if v.result != "continue" or len(line) >= max_depth:
+                            ok = False
+                            break
+                        played = played + [move] + ([v.reply] if v.reply else [])
+                        move = next((m for m in _legal_after(start, played)
+                                     if judge.judge(played, m).result in ("correct", "continue")), None)
+                        if move is None:
+                            ok = False
+                        else:
+                            line.append(move)
+                    if ok:
+                        lines.append(line)
+                wrong = sorted(solution.refutations)
+                occupied = [f"{c}{r}" for c, r in _stones(start)]
+                if lines:
+                    mix.append({"lesson": lesson.id, "step": index, "lines": lines,
+                                "wrong": random.Random(f"{lesson.id}/{index}").sample(wrong, min(6, len(wrong))),
+                                "occupied": occupied[:4]})
+    return mix
+
+
+def cached_mix(lessons_dir: str) -> list[dict]:
+    """The mix, read once per version of the lesson files (reading every puzzle takes a while on a busy machine)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sorted(Path(lessons_dir).rglob("*.yaml")):
+        digest.update(path.name.encode() + path.read_bytes())
+    cache = Path(tempfile.gettempdir()) / f"teach-web-load-mix-{digest.hexdigest()[:16]}.json"
+    if cache.exists():
+        return json.loads(cache.read_text())
+    mix = puzzle_mix(lessons_dir)
+    cache.write_text(json.dumps(mix))
+    return mix
+
+
+def _legal_after(start, played: list[str]) -> list[str]:
+    from teach.go.judge import _clone
+
+    game = _clone(start)
+    for m in played:
+        game.play(m)
+    return game.legal_moves()
+
+
+def _stones(game):
+    from teach.go.coords import COLUMNS
+
+    for i, row in enumerate(game.board_rows()):
+        for col, ch in enumerate(row):
+            if ch in "XO":
+                yield COLUMNS[col], game.size - i
+
+
+# ====================================================================== databases
+def fresh_database(kind: str, folder: Path) -> str:
+    """A new, empty database: a SQLite file in ``folder``, or PostgreSQL's ``teach_bench`` dropped and made anew."""
+    if kind == "sqlite":
+        return f"sqlite:///{folder / 'teach.sqlite'}"
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {PG_BENCH_DB} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {PG_BENCH_DB}")
+    return f"postgresql://127.0.0.1:5432/{PG_BENCH_DB}"
+
+
+def drop_database(kind: str) -> None:
+    if kind == "postgresql":
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {PG_BENCH_DB} WITH (FORCE)")
+
+
+def populate(url: str, kids: int, lessons: list[str]) -> list[dict]:
+    """Migrate, add the demo school, and bulk-insert ``kids`` kids in classes of 25 with the mix's lessons
+    started (so they are open to them). Returns [{id, code, pictures}] for the load generator."""
+    import sqlalchemy as sa
+    from flask_migrate import upgrade
+    from werkzeug.security import generate_password_hash
+
+    from teach.models import Group, LessonProgress, Membership, User, new_code
+    from teach.web import _database_url, create_app
+    from teach.web.demo import create_demo
+    from teach.web.extensions import db
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": _database_url(url), "SECRET_KEY": "bench-populate"})
+    with app.app_context():
+        upgrade()
+        create_demo()
+        hashes = [generate_password_hash("-".join(p)) for p in PASSWORDS]
+        n_classes = (kids + CLASS_SIZE - 1) // CLASS_SIZE
+        codes = []
+        while len(codes) < n_classes:
+            code = new_code()
+            if code not in codes:
+                codes.append(code)
+        db.session.execute(sa.insert(Group), [{"kind": "class", "name": f"Bench class {i + 1}", "code": c}
+                                              for i, c in enumerate(codes)])
+        group_ids = dict(db.session.execute(sa.select(Group.code, Group.id).where(Group.code.in_(codes))).all())
+        db.session.execute(sa.insert(User), [
+            {"role": "kid", "name": f"kid{i:04d}", "avatar": AVATARS[i % len(AVATARS)],
+             "picture_hash": hashes[i % len(hashes)]} for i in range(kids)])
+        ids = dict(db.session.execute(sa.select(User.name, User.id).where(User.name.like("kid%"))).all())
+        db.session.execute(sa.insert(Membership), [
+            {"group_id": group_ids[codes[i // CLASS_SIZE]], "user_id": ids[f"kid{i:04d}"], "role": "kid"}
+            for i in range(kids)])
+        db.session.execute(sa.insert(LessonProgress), [
+            {"kid_id": ids[f"kid{i:04d}"], "lesson_id": lesson_id, "step": 0, "stars": 0}
+            for i in range(kids) for lesson_id in lessons])
+        db.session.commit()
+        db.session.remove()
+        db.engine.dispose()
+    return [{"id": ids[f"kid{i:04d}"], "code": codes[i // CLASS_SIZE], "pictures": list(PASSWORDS[i % 4])}
+            for i in range(kids)]
+
+
+# ====================================================================== the server
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """gunicorn as the README runs it: ``gunicorn -w N 'teach.web:create_app()'`` (sync workers)."""
+
+    def __init__(self, app_spec: str, workers: int, env: dict, chdir: Path = ROOT) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.cmd = [str(ROOT / ".venv/bin/gunicorn"), "-w", str(workers), "-b", f"127.0.0.1:{self.port}",
+                    "--chdir", str(chdir), "--log-level", "warning", "--timeout", "60", app_spec]
+        self.env = {**os.environ, **env}
+        self.proc: subprocess.Popen | None = None
+
+    def __enter__(self) -> "Server":
+        self.proc = subprocess.Popen(self.cmd, env=self.env, cwd=ROOT, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with {self.proc.returncode}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            raise RuntimeError("gunicorn did not start listening within 60 s")
+        return self
+
+    def workers(self) -> list[int]:
+        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.proc.pid)], capture_output=True, text=True)
+        return [int(p) for p in out.stdout.split()]
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU of the master's worker processes so far."""
+        total = 0
+        for pid in self.workers():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
+
+    def __exit__(self, *exc) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+
+# ====================================================================== the load generator (its own process)
+def percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    k = min(len(sorted_values) - 1, max(0, int(round(q / 100 * len(sorted_values) + 0.5)) - 1))
+    return sorted_values[k]
+
+
+def summarise(name: str, rate: float, duration: float, samples: list[tuple[float, int, str]],
+              elapsed: float) -> dict:
+    lat = sorted(s[0] for s in samples if s[1] == 0)
+    served = sum(1 for s in samples if s[2] != "no-idle-kid")
+    errors = sum(1 for s in samples if s[1] != 0)
+    kinds: dict[str, int] = {}
+    for _, _, kind in samples:
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return {"phase": name, "rate": rate, "duration": duration, "sent": len(samples), "ok": len(lat),
+            "errors": errors, "achieved": len(samples) / elapsed if elapsed else 0.0,
+            "p50": percentile(lat, 50), "p90": percentile(lat, 90), "p99": percentile(lat, 99),
+            "max": lat[-1] if lat else float("nan"), "kinds": kinds, "served": served,
+            "load": os.getloadavg()[0]}
+
+
+class Kid:
+    def __init__(self, spec: dict, index: int) -> None:
+        self.spec = spec
+        self.address = f"127.{1 + index // 62500}.{(index // 250) % 250 + 1}.{index % 250 + 1}"
+        self.session = None
+        self.token = None
+        self.line: dict | None = None  # the line being played: puzzle, moves left, attempt, ply
+
+
+class Generator:
+    """Signs the kids in, then taps moves at a fixed arrival rate (Poisson), whatever the server answers."""
+
+    def __init__(self, plan: dict) -> None:
+        self.plan = plan
+        self.url = plan["url"]
+        self.rng = random.Random(plan.get("seed", 7))
+        self.everyone = [Kid(k, i) for i, k in enumerate(plan.get("kids", []))]
+        self.kids = list(self.everyone)
+        self.continuing: list[Kid] = []  # kids whose last move was answered "continue"
+        self.busy: set[int] = set()
+        self.surprises = 0
+
+    async def session_for(self, kid: Kid):
+        import aiohttp
+
+        connector = aiohttp.TCPConnector(local_addr=(kid.address, 0), limit=4)
+        return aiohttp.ClientSession(self.url, connector=connector, cookie_jar=aiohttp.CookieJar(unsafe=True),
+                                     timeout=aiohttp.ClientTimeout(total=30))
+
+    async def sign_in(self, kid: Kid) -> bool:
+        kid.session = await self.session_for(kid)
+        code, kid_id = kid.spec["code"], kid.spec["id"]
+        async with kid.session.get(f"/kids/{code}/{kid_id}") as r:
+            page = await r.text()
+        token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+        if token is None:
+            return False
+        form = {"csrf_token": token.group(1), "pictures": ",".join(kid.spec["pictures"])}
+        async with kid.session.post(f"/kids/{code}/{kid_id}", data=form, allow_redirects=False) as r:
+            if r.status != 302 or not r.headers.get("Location", "").endswith("/learn/"):
+                return False
+        async with kid.session.get("/learn/") as r:
+            page = await r.text()
+        meta = re.search(r'<meta name="csrf-token" content="([^"]+)"', page)
+        kid.token = meta.group(1) if meta else None
+        return kid.token is not None
+
+    async def sign_in_all(self, concurrency: int = 8) -> dict:
+        sem = asyncio.Semaphore(concurrency)
+        latencies, failed = [], 0
+
+        async def one(kid):
+            nonlocal failed
+            async with sem:
+                t = time.perf_counter()
+                try:
+                    ok = await self.sign_in(kid)
+                except Exception:  # noqa: BLE001  (counted, reported)
+                    ok = False
+                latencies.append((time.perf_counter() - t) * 1000)
+                failed += not ok
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(one(k) for k in self.kids))
+        elapsed = time.perf_counter() - t0
+        lat = sorted(latencies)
+        self.kids = [k for k in self.kids if k.token]
+        return {"kids": len(latencies), "signed_in": len(self.kids), "failed": failed, "seconds": elapsed,
+                "per_second": len(latencies) / elapsed, "p50": percentile(lat, 50), "p99": percentile(lat, 99)}
+
+    # -------------------------------------------------------------- one tap
+    def next_tap(self) -> tuple[Kid, dict, dict] | None:
+        """Who taps now and what: a kid carrying on a line the judge said "continue" to, else a new first move."""
+        while self.continuing:
+            kid = self.continuing.pop(0)
+            if kid.line and kid.spec["id"] not in self.busy:
+                line = kid.line
+                return kid, line, {"move": line["moves"][0], "attempt": line["attempt"], "ply": line["ply"]}
+        for _ in range(20):
+            kid = self.rng.choice(self.kids)
+            if kid.spec["id"] not in self.busy and kid.line is None:
+                break
+        else:
+            return None
+        puzzle = self.rng.choice(self.plan["mix"])
+        roll = self.rng.random()
+        if roll < 0.55:
+            moves, expect = list(self.rng.choice(puzzle["lines"])), "right"
+        elif roll < 0.95 or not puzzle["occupied"]:
+            moves, expect = [self.rng.choice(puzzle["wrong"])], "wrong"
+        else:
+            moves, expect = [self.rng.choice(puzzle["occupied"])], "occupied"
+        kid.line = {"puzzle": puzzle, "moves": moves, "attempt": None, "ply": 0, "expect": expect}
+        return kid, kid.line, {"move": moves[0], "attempt": None, "ply": 0}
+
+    async def tap(self, kid: Kid, line: dict, body: dict, due: float, samples: list) -> None:
+        puzzle = line["puzzle"]
+        self.busy.add(kid.spec["id"])
+        kind = "first" if body["attempt"] is None else "continue"
+        try:
+            async with kid.session.post(f"/learn/{puzzle['lesson']}/{puzzle['step']}/move", json=body,
+                                        headers={"X-CSRFToken": kid.token}) as r:
+                answer = await r.json(content_type=None) if r.status in (200, 400, 409) else None
+                status = r.status
+        except Exception:  # noqa: BLE001  (a refused or timed-out request is an error)
+            samples.append(((time.perf_counter() - due) * 1000, 1, "exception"))
+            kid.line = None
+            self.busy.discard(kid.spec["id"])
+            return
+        latency = (time.perf_counter() - due) * 1000
+        self.busy.discard(kid.spec["id"])
+        if status != 200 or answer is None:
+            samples.append((latency, 1, f"http-{status}"))
+            kid.line = None
+            return
+        result = answer.get("result")
+        samples.append((latency, 0, f"{kind}:{result}"))
+        line["moves"].pop(0)
+        if result == "continue" and line["moves"]:
+            line["attempt"], line["ply"] = answer.get("attempt"), answer.get("ply")
+            self.continuing.append(kid)
+        else:
+            expected = {"right": ("correct",), "wrong": ("wrong",), "occupied": ("illegal",)}[line["expect"]]
+            if result not in expected:
+                self.surprises += 1
+            kid.line = None
+
+    async def tap_bare(self, kid: Kid, body: dict, due: float, samples: list) -> None:
+        try:
+            async with self.bare_session.post("/move", json=body) as r:
+                await r.read()
+                status = r.status
+        except Exception:  # noqa: BLE001
+            samples.append(((time.perf_counter() - due) * 1000, 1, "exception"))
+            return
+        samples.append(((time.perf_counter() - due) * 1000, 0 if status == 200 else 1, f"http-{status}"))
+
+    # -------------------------------------------------------------- a phase at a fixed rate
+    async def phase(self, name: str, rate: float, duration: float, bare: bool = False) -> dict:
+        samples: list[tuple[float, int, str]] = []
+        tasks = set()
+        loop = asyncio.get_running_loop()
+        start = loop.time() + 0.05
+        t0 = time.perf_counter() + 0.05
+        due = 0.0
+        while True:
+            due += self.rng.expovariate(rate)
+            if due >= duration:
+                break
+            delay = start + due - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            due_perf = t0 + due
+            if bare:
+                coro = self.tap_bare(None, {"move": "D4", "attempt": None, "ply": 0}, due_perf, samples)
+            else:
+                pick = self.next_tap()
+                if pick is None:  # every kid is waiting for an answer: the tap is due and counts as an error
+                    samples.append((0.0, 1, "no-idle-kid"))
+                    continue
+                coro = self.tap(*pick, due_perf, samples)
+            task = asyncio.ensure_future(coro)
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        if tasks:
+            await asyncio.wait(tasks, timeout=60)
+        elapsed = time.perf_counter() - t0
+        return summarise(name, rate, duration, samples, elapsed)
+
+    async def run(self) -> dict:
+        import aiohttp
+
+        out: dict = {"phases": []}
+        bare = self.plan.get("bare", False)
+        if bare:
+            self.bare_session = aiohttp.ClientSession(self.url, connector=aiohttp.TCPConnector(limit=0),
+                                                      timeout=aiohttp.ClientTimeout(total=30))
+        else:
+            out["sign_in"] = await self.sign_in_all()
+            if not self.kids:
+                return out
+        try:
+            for ph in self.plan["phases"]:
+                report_cpu(ph["name"], "start")
+                own = time.process_time()
+                res = await self.phase(ph["name"], ph["rate"], ph["duration"], bare=bare)
+                res["server_cpu"] = report_cpu(ph["name"], "end")
+                res["generator_cpu"] = time.process_time() - own
+                out["phases"].append(res)
+                print(json.dumps({"progress": res["phase"], "rate": res["rate"], "p99": res["p99"],
+                                  "errors": res["errors"]}), file=sys.stderr, flush=True)
+                if ph.get("ramp") and (res["p99"] > P99_LIMIT_MS or res["errors"]):
+                    break
+        finally:
+            if bare:
+                await self.bare_session.close()
+            for kid in self.everyone:
+                if kid.session:
+                    await kid.session.close()
+        out["surprises"] = self.surprises
+        return out
+
+
+def report_cpu(phase: str, when: str) -> float | None:
+    """Ask the orchestrator (on our stdin/stdout) for the server's CPU seconds at a phase boundary."""
+    print(json.dumps({"cpu": phase, "when": when}), flush=True)
+    line = sys.stdin.readline()
+    return json.loads(line)["cpu"] if line else None
+
+
+def drive(plan_path: str, out_path: str) -> None:
+    plan = json.loads(Path(plan_path).read_text())
+    result = asyncio.run(Generator(plan).run())
+    Path(out_path).write_text(json.dumps(result))
+
+
+def run_generator(server: Server, plan: dict, folder: Path) -> dict:
+    """The load generator in its own process; it asks for the server's CPU time at every phase boundary."""
+    plan_path, out_path = folder / "plan.json", folder / "result.json"
+    plan_path.write_text(json.dumps({**plan, "url": server.url}))
+    proc = subprocess.Popen([sys.executable, __file__, "drive", str(plan_path), str(out_path)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    cpu_at = {}
+    for line in proc.stdout:
+        ask = json.loads(line)
+        now = server.cpu_seconds()
+        if ask["when"] == "start":
+            cpu_at[ask["cpu"]] = now
+            proc.stdin.write(json.dumps({"cpu": now}) + "\n")
+        else:
+            proc.stdin.write(json.dumps({"cpu": now - cpu_at.get(ask["cpu"], now)}) + "\n")
+        proc.stdin.flush()
+    if proc.wait() != 0:
+        raise RuntimeError("the load generator failed")
+    return json.loads(out_path.read_text())
+
+
+# ====================================================================== one request, taken apart
+PARTS = [  # (part, file fragment, function): cumulative CPU of each, per move request
+    ("whole request", "flask/app.py", "wsgi_app"),
+    ("move view", "teach/web/kid.py", "move"),
+    ("  judge", "teach/go/judge.py", "judge"),
+    ("  board replay", "teach/web/kid.py", ("_rows_after", "_rows_after_move_and_reply")),
+    ("  lesson open? (progress query)", "teach/web/kid.py", ("_open_lesson_or_404", "_open_lesson_and_progress")),
+    ("  progress row (_progress_for)", "teach/web/kid.py", "_progress_for"),
+    ("  open attempt (_open_attempt)", "teach/web/kid.py", "_open_attempt"),
+    ("  stars, sticker (_advance)", "teach/web/kid.py", "_advance"),
+    ("  DB flush (insert/update)", "sqlalchemy/orm/scoping.py", "flush"),
+    ("  DB commit", "sqlalchemy/orm/scoping.py", "commit"),
+    ("load the kid (Flask-Login)", "teach/web/__init__.py", "load_user"),
+    ("language (select_locale)", "teach/web/__init__.py", "select_locale"),
+    ("CSRF check", "flask_wtf/csrf.py", "protect"),
+    ("rate-limit check", "flask_limiter/_extension.py", "_check_request_limit"),
+    ("session cookie (open)", "flask/sessions.py", "open_session"),
+    ("session cookie (save)", "flask/sessions.py", "save_session"),
+    ("SQL statements (all)", "sqlalchemy/engine/base.py", "_execute_context"),
+]
+
+
+def profile(kind: str, rounds: int = 3) -> None:
+    """Play the mix through one kid in-process (Flask's test client, no HTTP): CPU per move request, and where
+    it goes (cProfile, cumulative per part). Judges are warmed by a first round, as a worker is after a minute."""
+    import cProfile
+    import pstats
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from flask_migrate import upgrade
+    from page_weight import signed_in_client
+
+    import sqlalchemy as sa
+
+    from teach.models import LessonProgress
+    from teach.web import _database_url, create_app
+    from teach.web.extensions import db
+
+    mix = cached_mix(str(ROOT / "lessons"))
+    with tempfile.TemporaryDirectory(prefix="teach-web-profile-") as tmp:
+        url = fresh_database(kind, Path(tmp))
+        try:
+            app = create_app({"SQLALCHEMY_DATABASE_URI": _database_url(url), "SECRET_KEY": "bench",
+                              "RATELIMIT_STORAGE_URI": "memory://"})
+            with app.app_context():
+                upgrade()
+            client = signed_in_client(app, mix[0]["lesson"], 0)
+            with app.app_context():
+                kid_id = db.session.scalar(sa.select(LessonProgress.kid_id))
+                db.session.execute(sa.insert(LessonProgress), [
+                    {"kid_id": kid_id, "lesson_id": l, "step": 0} for l in sorted({p["lesson"] for p in mix})
+                    if l != mix[0]["lesson"]])
+                db.session.commit()
+            token = re.search(r'csrf-token" content="([^"]+)"', client.get("/learn/").get_data(as_text=True)).group(1)
+
+            def play_mix() -> int:
+                n = 0
+                for p in mix:
+                    path = f"/learn/{p['lesson']}/{p['step']}/move"
+                    for moves in [[m] for m in p["wrong"][:2]] + p["lines"][:1] + [p["occupied"][:1]]:
+                        attempt, ply = None, 0
+                        for m in moves:
+                            r = client.post(path, json={"move": m, "attempt": attempt, "ply": ply},
+                                            headers={"X-CSRFToken": token})
+                            n += 1
+                            body = r.get_json()
+                            if body.get("result") != "continue":
+                                break
+                            attempt, ply = body["attempt"], body["ply"]
+                return n
+
+            t, cpu = time.perf_counter(), time.process_time()
+            n = play_mix()
+            print(f"{kind}: first round (cold judges): {n} moves, {(time.process_time() - cpu) / n * 1000:.2f} ms "
+                  f"CPU and {(time.perf_counter() - t) / n * 1000:.2f} ms wall per move")
+            t, cpu, n = time.perf_counter(), time.process_time(), 0
+            for _ in range(rounds):
+                n += play_mix()
+            print(f"{kind}: warm: {n} moves, {(time.process_time() - cpu) / n * 1000:.2f} ms CPU and "
+                  f"{(time.perf_counter() - t) / n * 1000:.2f} ms wall per move (load average "
+                  f"{os.getloadavg()[0]:.1f})")
+            prof = cProfile.Profile()
+            prof.enable()
+            n = play_mix()
+            prof.disable()
+            stats = pstats.Stats(prof).stats
+            print(f"  where a move request's time goes (cProfile, {n} moves; profiling inflates every call):")
+            for label, fragment, func in PARTS:
+                names = func if isinstance(func, tuple) else (func,)
+                # a function called inside another listed one under a second name is counted once: take the largest
+                ct = max(sum(v[3] for (file, _, name), v in stats.items() if name == f and file.endswith(fragment))
+                         for f in names)
+                print(f"  {label:<34}{ct / n * 1000:>8.2f} ms")
+            with app.app_context():
+                db.session.remove()
+                db.engine.dispose()
+        finally:
+            drop_database(kind)
+
+
+# ====================================================================== the orchestra
+def phases(args, ramp: list[float]) -> list[dict]:
+    out = [{"name": "warm-up", "rate": args.warmup_rate, "duration": args.warmup}] if args.warmup else []
+    out.append({"name": "sustained", "rate": args.rate, "duration": args.duration})
+    out += [{"name": f"ramp {r:g}/s", "rate": r, "duration": args.step_seconds, "ramp": True} for r in ramp]
+    return out
+
+
+def ceiling(phases_done: list[dict]) -> float | None:
+    best = None
+    for ph in phases_done:
+        if ph["phase"].startswith("ramp"):
+            if ph["p99"] <= P99_LIMIT_MS and not ph["errors"]:
+                best = ph["rate"]
+            else:
+                break
+    return best
+
+
+def bench_database(kind: str, args, mix: list[dict]) -> dict:
+    with tempfile.TemporaryDirectory(prefix="teach-web-load-") as tmp:
+        folder = Path(tmp)
+        url = fresh_database(kind, folder)
+        try:
+            t = time.perf_counter()
+            lessons = sorted({p["lesson"] for p in mix})
+            kids = populate(url, args.kids, lessons)
+            setup = time.perf_counter() - t
+            env = {"DATABASE_URL": url, "REDIS_URL": args.redis, "TEACH_SECRET_KEY": "bench-" + os.urandom(8).hex()}
+            with Server("teach.web:create_app()", args.workers, env) as server:
+                result = run_generator(server, {"kids": kids, "mix": mix, "phases": phases(args, args.ramp),
+                                                "seed": args.seed}, folder)
+        finally:
+            drop_database(kind)
+    result["setup_seconds"] = setup
+    return result
+
+
+def bench_bare(args) -> dict:
+    with tempfile.TemporaryDirectory(prefix="teach-web-load-") as tmp:
+        with Server("web_load:bare_app()", args.workers, {}, chdir=ROOT / "bench") as server:
+            return run_generator(server, {"bare": True, "phases": phases(args, args.bare_ramp), "seed": args.seed},
+                                 Path(tmp))
+
+
+def print_table(title: str, result: dict) -> None:
+    print(f"\n{title}")
+    if "sign_in" in result:
+        s = result["sign_in"]
+        print(f"  sign-in: {s['signed_in']}/{s['kids']} kids in {s['seconds']:.1f} s ({s['per_second']:.1f}/s, "
+              f"p50 {s['p50']:.0f} ms, p99 {s['p99']:.0f} ms per kid: code page, pictures, map)")
+    print(f"  {'phase':<14}{'target/s':>9}{'done/s':>8}{'sent':>7}{'errors':>7}{'p50 ms':>8}{'p90 ms':>8}"
+          f"{'p99 ms':>8}{'max ms':>8}{'server cpu':>11}{'gen cpu':>8}{'load':>6}")
+    for ph in result["phases"]:
+        cpu = ph.get("server_cpu")
+        served = max(1, ph["served"])
+        per = f"{cpu / served * 1000:.2f}" if cpu is not None else "-"
+        print(f"  {ph['phase']:<14}{ph['rate']:>9g}{ph['achieved']:>8.0f}{ph['sent']:>7}{ph['errors']:>7}"
+              f"{ph['p50']:>8.1f}{ph['p90']:>8.1f}{ph['p99']:>8.1f}{ph['max']:>8.0f}{per:>11}"
+              f"{ph['generator_cpu'] / served * 1000:>8.2f}{ph['load']:>6.1f}")
+    sustained = next((p for p in result["phases"] if p["phase"] == "sustained"), None)
+    if sustained and "sign_in" in result:
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(sustained["kinds"].items()))
+        print(f"  sustained mix: {kinds}; surprises (judge answered otherwise than read beforehand): "
+              f"{result.get('surprises', 0)}")
+    print("  (server cpu, gen cpu: CPU milliseconds per request of the gunicorn workers and of the load generator;"
+          " load: the machine's 1-minute load average, on 2 cores)")
+    c = ceiling(result["phases"])
+    print(f"  ceiling (p99 ≤ {P99_LIMIT_MS:g} ms, no error): {f'{c:g}/s' if c else 'below the first ramp step'}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    if argv is None and len(sys.argv) > 1 and sys.argv[1] == "drive":
+        drive(sys.argv[2], sys.argv[3])
+        return 0
+    if argv is None and len(sys.argv) > 1 and sys.argv[1] == "profile":
+        for kind in sys.argv[2:] or ["sqlite", "postgresql"]:
+            profile(kind)
+        return 0
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--db", default="sqlite,postgresql", help="comma-separated: sqlite, postgresql")
+    ap.add_argument("--kids", type=int, default=1000)
+    ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--rate", type=float, default=200.0, help="moves per second, sustained")
+    ap.add_argument("--duration", type=float, default=30.0, help="seconds of the sustained phase")
+    ap.add_argument("--warmup", type=float, default=5.0, help="seconds of warm-up before (reported, not judged)")
+    ap.add_argument("--warmup-rate", type=float, default=50.0)
+    ap.add_argument("--ramp", type=lambda s: [float(x) for x in s.split(",") if x],
+                    default=[200, 250, 300, 350, 400, 500, 600, 800])
+    ap.add_argument("--bare-ramp", type=lambda s: [float(x) for x in s.split(",") if x],
+                    default=[200, 400, 600, 800, 1000, 1300, 1600, 2000])
+    ap.add_argument("--step-seconds", type=float, default=10.0, help="seconds per ramp step")
+    ap.add_argument("--redis", default="redis://127.0.0.1:6379/7", help="rate-limit storage (the README's Redis)")
+    ap.add_argument("--no-bare", action="store_true")
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args(argv)
+
+    t = time.perf_counter()
+    mix = cached_mix(str(ROOT / "lessons"))
+    n_lines = sum(len(p["lines"]) for p in mix)
+    longest = max(len(l) for p in mix for l in p["lines"])
+    print(f"move mix: {len(mix)} puzzles from {len({p['lesson'] for p in mix})} lessons ({', '.join(MIX_TOPICS)}), "
+          f"{n_lines} winning lines (up to {longest} kid moves), read in {time.perf_counter() - t:.1f} s")
+    print(f"server: gunicorn -w {args.workers} (sync workers), Redis rate limits; {os.cpu_count()} cores; "
+          f"load average before: {os.getloadavg()[0]:.1f}")
+    results = {}
+    for kind in [d.strip() for d in args.db.split(",") if d.strip()]:
+        results[kind] = bench_database(kind, args, mix)
+        print_table(f"{kind}: {args.kids} kids, setup (migrate + bulk insert) {results[kind]['setup_seconds']:.1f} s;"
+                    f" load average now {os.getloadavg()[0]:.1f}", results[kind])
+    if not args.no_bare:
+        results["bare"] = bench_bare(args)
+        print_table("bare Flask endpoint (same gunicorn setup, one trivial JSON view)", results["bare"])
+    print("\nsummary")
+    bare = results.get("bare")
+    bare_sus = next((p for p in bare["phases"] if p["phase"] == "sustained"), None) if bare else None
+    ok = True
+    for kind, res in results.items():
+        sus = next((p for p in res["phases"] if p["phase"] == "sustained"), None)
+        if sus is None:
+            print(f"  {kind}: no sustained phase (sign-in failed?)")
+            ok = False
+            continue
+        c = ceiling(res["phases"])
+        line = (f"  {kind:<11} {sus['rate']:g}/s: p50 {sus['p50']:.1f} ms, p99 {sus['p99']:.1f} ms, "
+                f"errors {sus['errors']}; ceiling {f'{c:g}/s' if c else '< first step'}")
+        if kind != "bare" and bare_sus:
+            bc = ceiling(bare["phases"])
+            line += f"; ×bare p50 {sus['p50'] / bare_sus['p50']:.1f}"
+            if c and bc:
+                line += f", bare ceiling / ceiling {bc / c:.1f}"
+            met = sus["p99"] <= P99_LIMIT_MS and not sus["errors"]
+            ok &= met
+            line += "  target " + ("met" if met else "MISSED")
+        print(line)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
