@@ -6,7 +6,9 @@ import click
 import sqlalchemy as sa
 from flask.cli import with_appcontext
 
-from teach.models import Group, Membership, ParentLink, User
+from datetime import date, timedelta
+
+from teach.models import Assignment, Group, Membership, ParentLink, User
 from teach.web.extensions import db
 
 TEACHER = ("teacher@example.com", "black-cat-42", "王老师 Ms Wang")
@@ -40,8 +42,19 @@ def create_demo() -> bool:
     family.members.append(Membership(user=kids[0], role="kid"))
     db.session.flush()
     db.session.add(ParentLink(parent_id=parent.id, kid_id=kids[0].id))
+    _demo_assignment(klass, kids[3])
     db.session.commit()
     return True
+
+
+def _demo_assignment(klass: Group, kid: User) -> None:
+    """Homework for Tom: the second lesson on the map, due in a week, so the map and dashboard show one."""
+    from teach.web import content
+
+    lessons = content.ordered_lessons()
+    if len(lessons) > 1:
+        db.session.add(Assignment(group_id=klass.id, lesson_id=lessons[1].id, kid_ids=[kid.id],
+                                  due_on=date.today() + timedelta(days=7)))
 
 
 @click.command("demo")

@@ -1,0 +1,235 @@
+"""Who may see what: every route of the app × every kind of visitor gets exactly the intended answer.
+
+The visitors: nobody signed in, the kid, another kid (a classmate), the kid's teacher, another teacher (with a
+class of their own), the kid's linked parent and another parent (with a family of their own). A route without an
+expectation here fails the test, so a new page cannot ship without saying who may open it. Whenever the answer
+is a refusal (sign in, 401, 403, 404), the database must be exactly as it was.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+import sqlalchemy as sa
+
+from teach.models import (Assignment, Attempt, Group, LessonProgress, Membership, ParentLink, StickerAward,
+                          TeacherLesson, User)
+from teach.web.extensions import db
+
+ANON, KID, OTHER_KID, TEACHER, OTHER_TEACHER, PARENT, OTHER_PARENT = (
+    "anonymous", "kid", "other kid", "teacher", "other teacher", "parent", "other parent")
+ROLES = (ANON, KID, OTHER_KID, TEACHER, OTHER_TEACHER, PARENT, OTHER_PARENT)
+LOGIN = "login"  # a redirect to the adults' sign-in
+KID_LOGIN = "kid login"  # a redirect to the kids' sign-in
+REFUSED = {LOGIN, KID_LOGIN, 401, 403, 404}
+
+
+def teacher_only(mine, other=404):
+    return {ANON: LOGIN, KID: 403, OTHER_KID: 403, TEACHER: mine, OTHER_TEACHER: other, PARENT: 403,
+            OTHER_PARENT: 403}
+
+
+def parent_only(mine, other=404):
+    return {ANON: LOGIN, KID: 403, OTHER_KID: 403, TEACHER: 403, OTHER_TEACHER: 403, PARENT: mine,
+            OTHER_PARENT: other}
+
+
+def kids_only(code, anonymous=KID_LOGIN):
+    return {ANON: anonymous, KID: code, OTHER_KID: code, TEACHER: 403, OTHER_TEACHER: 403, PARENT: 403,
+            OTHER_PARENT: 403}
+
+
+def everyone(code, **override):
+    answer = {role: code for role in ROLES}
+    answer.update({k.replace("_", " "): v for k, v in override.items()})
+    return answer
+
+
+# (endpoint, method) -> (URL arguments, request body, {visitor: answer})
+PUZZLE = {"lesson_id": "web-first", "step": 1}
+PRACTICE = {"topic": "capture", "level": 1, "seed": 7, "index": 0}
+EXPECT = {
+    ("static", "GET"): ({"filename": "teach.css"}, None, everyone(200)),
+    ("main.home", "GET"): ({}, None, everyone(200, kid=302, other_kid=302)),
+    ("main.language", "POST"): ({}, {"lang": "en"}, everyone(302)),
+    ("auth.login", "GET"): ({}, None, everyone(200)),
+    ("auth.login", "POST"): ({}, {"email": "x"}, everyone(200)),
+    ("auth.signup", "GET"): ({}, None, everyone(200)),
+    ("auth.signup", "POST"): ({}, {"email": "x"}, everyone(200)),
+    ("auth.logout", "POST"): ({}, None, everyone(302, anonymous=LOGIN)),
+    ("auth.kid_code", "GET"): ({}, None, everyone(200)),
+    ("auth.kid_code", "POST"): ({}, {"code": "!"}, everyone(200)),
+    ("auth.kid_avatars", "GET"): ({"code": "{code}"}, None, everyone(200)),
+    ("auth.kid_pictures", "GET"): ({"code": "{code}", "kid_id": "{kid}"}, None, everyone(200)),
+    ("auth.kid_pictures", "POST"): ({"code": "{code}", "kid_id": "{kid}"}, {"pictures": "sun,sun,sun"},
+                                    everyone(200)),
+    ("kid.lesson_map", "GET"): ({}, None, kids_only(200)),
+    ("kid.stickers", "GET"): ({}, None, kids_only(200)),
+    ("kid.lesson", "GET"): ({"lesson_id": "web-first"}, None, kids_only(302)),
+    ("kid.step", "GET"): ({"lesson_id": "web-first", "step": 0}, None, kids_only(200)),
+    ("kid.move", "POST"): (PUZZLE, {"json": {"move": "D4"}}, kids_only(200, anonymous=401)),
+    ("kid.hint", "POST"): (PUZZLE, {"json": {}}, kids_only(200, anonymous=401)),
+    ("kid.answer", "POST"): ({"lesson_id": "web-first", "step": 2}, {"json": {"points": ["D5"]}},
+                             kids_only(200, anonymous=401)),
+    ("kid.next_step", "POST"): ({"lesson_id": "web-first", "step": 0}, None, kids_only(302)),
+    ("practice.choose", "GET"): ({}, None, kids_only(200)),
+    ("practice.start", "GET"): ({"topic": "capture", "level": 1}, None, kids_only(302)),
+    ("practice.step", "GET"): (PRACTICE, None, kids_only(200)),
+    ("practice.move", "POST"): (PRACTICE, {"json": {"move": "A1"}}, kids_only(200, anonymous=401)),
+    ("practice.answer", "POST"): (PRACTICE, {"json": {"points": ["A1"]}}, kids_only(404, anonymous=401)),
+    ("practice.hint", "POST"): (PRACTICE, {"json": {}}, kids_only(200, anonymous=401)),
+    ("teacher.classes", "GET"): ({}, None, teacher_only(200, 200)),
+    ("teacher.create_class", "POST"): ({}, {"name": "New"}, teacher_only(302, 302)),
+    ("teacher.worksheet", "GET"): ({}, None, teacher_only(200, 200)),
+    ("teacher.own_lessons", "GET"): ({}, None, teacher_only(200, 200)),
+    ("teacher.own_lessons", "POST"): ({}, {}, teacher_only(422, 422)),
+    ("teacher.class_page", "GET"): ({"class_id": "{class}"}, None, teacher_only(200)),
+    ("teacher.rename_class", "POST"): ({"class_id": "{class}"}, {"name": "Renamed"}, teacher_only(302)),
+    ("teacher.archive_class", "POST"): ({"class_id": "{class}"}, {"archived": "1"}, teacher_only(302)),
+    ("teacher.new_class_code", "POST"): ({"class_id": "{class}"}, None, teacher_only(302)),
+    ("teacher.add_teacher", "POST"): ({"class_id": "{class}"}, {"email": "zhao@example.com"}, teacher_only(302)),
+    ("teacher.add_kids", "POST"): ({"class_id": "{class}"}, {"names": "Newkid"}, teacher_only(200)),
+    ("teacher.cards", "GET"): ({"class_id": "{class}"}, None, teacher_only(200)),
+    ("teacher.dashboard", "GET"): ({"class_id": "{class}"}, None, teacher_only(200)),
+    ("teacher.progress_csv", "GET"): ({"class_id": "{class}"}, None, teacher_only(200)),
+    ("teacher.mistakes", "GET"): ({"class_id": "{class}", **PUZZLE}, None, teacher_only(200)),
+    ("teacher.assign", "POST"): ({"class_id": "{class}"}, {"what": "lesson:web-first", "due": "{today}"},
+                                 teacher_only(302)),
+    ("teacher.unassign", "POST"): ({"class_id": "{class}", "assignment_id": "{assignment}"}, None,
+                                   teacher_only(302)),
+    ("teacher.kid_detail", "GET"): ({"class_id": "{class}", "kid_id": "{kid}"}, None, teacher_only(200)),
+    ("teacher.replay", "GET"): ({"class_id": "{class}", "kid_id": "{kid}", "attempt_id": "{attempt}"}, None,
+                                teacher_only(200)),
+    ("teacher.reset_pictures", "POST"): ({"class_id": "{class}", "kid_id": "{kid}"}, None, teacher_only(200)),
+    ("teacher.unlock_kid", "POST"): ({"class_id": "{class}", "kid_id": "{kid}"}, None, teacher_only(302)),
+    ("teacher.archive_kid", "POST"): ({"class_id": "{class}", "kid_id": "{kid}"}, {"archived": "1"},
+                                      teacher_only(302)),
+    ("teacher.move_kid", "POST"): ({"class_id": "{class}", "kid_id": "{kid}"}, {"to": "{other_class}"},
+                                   teacher_only(404)),  # the other class is not this teacher's
+    ("teacher.remove_kid", "POST"): ({"class_id": "{class}", "kid_id": "{kid}"}, None, teacher_only(302)),
+    ("parent.home", "GET"): ({}, None, parent_only(200, 200)),
+    ("parent.link", "POST"): ({}, {"code": "not-a-code"}, parent_only(302, 302)),
+    ("parent.create_family", "POST"): ({}, {"name": "Home"}, parent_only(302, 302)),
+    ("parent.add_kid", "POST"): ({"family_id": "{family}"}, {"name": "Newkid"}, parent_only(200)),
+    ("parent.kid_page", "GET"): ({"kid_id": "{kid}"}, None, parent_only(200)),
+    ("parent.export", "GET"): ({"kid_id": "{kid}"}, None, parent_only(200)),
+    ("parent.delete", "POST"): ({"kid_id": "{kid}"}, {"confirm": "明明"}, parent_only(302)),
+}
+
+
+def routes(app) -> set[tuple[str, str]]:
+    return {(rule.endpoint, method) for rule in app.url_map.iter_rules()
+            for method in rule.methods - {"HEAD", "OPTIONS"}}
+
+
+def test_every_route_has_an_expectation_for_every_visitor():
+    from teach.web import create_app
+
+    app = create_app({"SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
+    assert routes(app) - EXPECT.keys() == set(), "routes nobody said who may open"
+    assert EXPECT.keys() - routes(app) == set(), "expectations for routes that are gone"
+    assert all(set(answer) == set(ROLES) for _, _, answer in EXPECT.values())
+
+
+# ---------------------------------------------------------------------- the world
+def _user(role, name, email=None, avatar=None):
+    user = User(role=role, name=name, email=email, avatar=avatar, password_hash="-", picture_hash="-")
+    db.session.add(user)
+    return user
+
+
+def build_world() -> dict:
+    """Cheap accounts (visitors are signed in through the session, no password hashing)."""
+    kid, other_kid = _user("kid", "明明", avatar="panda"), _user("kid", "Tom", avatar="rocket")
+    teacher = _user("teacher", "Ms Wang", "teacher@example.com")
+    other_teacher = _user("teacher", "Mr Zhao", "zhao@example.com")
+    parent = _user("parent", "Mum", "parent@example.com")
+    other_parent = _user("parent", "Dad", "dad@example.com")
+    klass = Group(kind="class", name="Little Mice", code="CAT234")
+    other_class = Group(kind="class", name="Tigers", code="TIG234")
+    family = Group(kind="family", name="Home", code="HOME56")
+    other_family = Group(kind="family", name="Other home", code="HOME78")
+    klass.members += [Membership(user=teacher, role="teacher"), Membership(user=kid, role="kid"),
+                      Membership(user=other_kid, role="kid")]
+    other_class.members += [Membership(user=other_teacher, role="teacher")]
+    family.members += [Membership(user=parent, role="parent"), Membership(user=kid, role="kid")]
+    other_family.members += [Membership(user=other_parent, role="parent")]
+    db.session.add_all([klass, other_class, family, other_family])
+    db.session.flush()
+    db.session.add(ParentLink(parent_id=parent.id, kid_id=kid.id))
+    attempt = Attempt(kid_id=kid.id, lesson_id="web-first", step=1, first_move="D4", result="failed",
+                      moves=[{"move": "D4", "verdict": "wrong", "reason": "escapes", "reply": "E4"}])
+    assignment = Assignment(group_id=klass.id, lesson_id="web-second", due_on=date.today())
+    db.session.add_all([attempt, assignment, LessonProgress(kid_id=kid.id, lesson_id="web-first", step=1),
+                        StickerAward(kid_id=kid.id, sticker_id="web-first-badge")])
+    db.session.commit()
+    return {"users": {KID: kid.id, OTHER_KID: other_kid.id, TEACHER: teacher.id, OTHER_TEACHER: other_teacher.id,
+                      PARENT: parent.id, OTHER_PARENT: other_parent.id},
+            "args": {"kid": kid.id, "class": klass.id, "other_class": other_class.id, "family": family.id,
+                     "attempt": attempt.id, "assignment": assignment.id, "code": "CAT234",
+                     "today": date.today().isoformat()}}
+
+
+def snapshot() -> dict:
+    """Every row the pages could change."""
+    tables = {}
+    for model in (User, Group, Membership, ParentLink, Assignment, Attempt, LessonProgress, StickerAward,
+                  TeacherLesson):
+        rows = db.session.execute(sa.select(model.__table__)).all()
+        tables[model.__tablename__] = sorted(tuple(str(v) for v in row) for row in rows)
+    return tables
+
+
+def _fill(value, args):
+    if isinstance(value, str) and value.startswith("{") and value.endswith("}"):
+        return args[value[1:-1]]
+    return value
+
+
+def _answer(response) -> object:
+    if response.status_code == 302:
+        where = response.headers["Location"]
+        if "/login" in where:
+            return LOGIN
+        if where.split("?")[0].rstrip("/").endswith("/kids"):
+            return KID_LOGIN
+    return response.status_code
+
+
+def _order(answers: dict) -> list[str]:
+    """Refused visitors first, so what an allowed visitor does (delete, move, archive) cannot hide a leak."""
+    return sorted(ROLES, key=lambda role: answers[role] not in REFUSED)
+
+
+@pytest.mark.parametrize("endpoint, method", sorted(EXPECT), ids=lambda v: str(v))
+def test_each_visitor_gets_exactly_the_intended_answer(app, endpoint, method):
+    from flask import url_for
+
+    with app.app_context():
+        world = build_world()
+    url_args, body, answers = EXPECT[(endpoint, method)]
+    args = world["args"]
+    with app.test_request_context():
+        url = url_for(endpoint, **{k: _fill(v, args) for k, v in url_args.items()})
+    got = {}
+    for role in _order(answers):
+        client = app.test_client()
+        if role != ANON:
+            with client.session_transaction() as session:
+                session["_user_id"] = str(world["users"][role])
+                session["_fresh"] = True
+        with app.app_context():
+            before = snapshot()
+        kwargs = {}
+        if body and "json" in body:
+            kwargs["json"] = body["json"]
+        elif body:
+            kwargs["data"] = {k: _fill(v, args) for k, v in body.items()}
+        response = client.open(url, method=method, **kwargs)
+        got[role] = _answer(response)
+        response.close()
+        if answers[role] in REFUSED:
+            with app.app_context():
+                assert snapshot() == before, f"{role} changed data through {endpoint} with {got[role]}"
+    assert got == answers
