@@ -23,6 +23,13 @@ Reasons a wrong move is given (``Verdict.reason``), for the lesson to turn into 
 - ``loses-race`` (race): the opponent wins the race; ``seki`` (race): nobody can capture, the race ends in seki;
 - ``cut`` (connect): the opponent cuts the chains apart; ``connected`` (cut): the opponent connects them;
 - ``unknown``: the reading ran out of budget (never a guess).
+
+Speed: a move elsewhere (for capture, save, kill, live) is judged without reading it. The position is read once
+after a pass, with the reader's board watched; a move on none of the points that reading looked at cannot change
+it, so it gets the pass's answer. A ladder breaker is on the ladder's path, so it is always read.
+
+Budgets: the default ``Limits`` decide by nodes alone (the clock is a far safety net), so tests and the lesson
+checker get the same verdicts on any machine; ``SERVER_LIMITS`` adds a clock cap for answering kids' moves.
 """
 
 from __future__ import annotations
@@ -37,6 +44,10 @@ GOALS = ("capture", "save", "live", "kill", "race", "connect", "cut")
 ATTACKING = ("capture", "kill", "race", "cut")  # goals about the opponent's stones
 PAIRS = ("connect", "cut")  # goals about exactly two chains
 STATUS = {WIN: "win", KO_A: "ko", KO_B: "ko", LOSE: "lose"}
+# For a server answering kids' moves: the same node budget as the lesson checker (a proven puzzle reads the same
+# way there), with a clock that caps a kid's wait on an overloaded machine (the verdict is then an honest
+# unknown). Tests and the checker use the default Limits, where only the node budget decides.
+SERVER_LIMITS = Limits(seconds=5.0)
 
 
 class GoalError(ValueError):
@@ -116,6 +127,8 @@ class Judge:
         self._cache: OrderedDict[tuple, tuple[int, int | None]] = OrderedDict()
         self._race_tt: dict = {}
         self._race_value: dict[tuple, int] = {}  # race: the solver's value (win, seki, lose) per position key
+        # per position (solver to move): the reading after a pass, the points it looked at, the life setup
+        self._pass_reads: OrderedDict[tuple, tuple | None] = OrderedDict()
         if goal.kind == "race":
             from .race import influence, race_chains
 
@@ -135,7 +148,9 @@ class Judge:
             self._cache.popitem(last=False)
         return answer
 
-    def _read(self, game: Game) -> tuple[int, int | None]:
+    def _read(self, game: Game, watch: _Watch | None = None) -> tuple[int, int | None]:
+        """The reading itself. With ``watch``, the capture/save/kill/live readers record every point they
+        look at (see ``_Watch``)."""
         kind = self.goal.kind
         solver_to_move = game._to_move == self.solver
         attacker_to_move = solver_to_move == (kind in ("capture", "kill"))
@@ -147,13 +162,74 @@ class Judge:
             return self._read_connection(game, solver_to_move)
         if kind in ("capture", "save"):
             reader = Reader(game, self.limits)
+            if watch is not None:
+                watch.attach(reader.g)
             return self._attack_any(reader) if attacker_to_move else self._defend_all(reader)
-        from .lifedeath import LifeReader
-
-        readers = [LifeReader(game, p, limits=self.limits) for p in self.targets]
+        readers = self._life_readers(game)
+        if watch is not None:
+            watch.setup = self._life_setup(readers)
+            for r in readers:
+                watch.attach(r.g)
         if attacker_to_move:
             return max((r.kill() for r in readers), key=lambda rm: rm[0])
         return min((r.live() for r in readers), key=lambda rm: rm[0])
+
+    def _life_readers(self, game: Game) -> list:
+        from .lifedeath import LifeReader
+
+        return [LifeReader(game, p, limits=self.limits) for p in self.targets]
+
+    @staticmethod
+    def _life_setup(readers: list) -> list[tuple]:
+        """What a life reader fixes before it searches (its region, eye space, and whether the group is
+        unconditionally alive): two readers with the same setup search alike where their boards agree."""
+        return [(r.region, r.eye, r._root_alive) for r in readers]
+
+    # ------------------------------------------------------------------ moves elsewhere
+    def _elsewhere(self, before: Game, p: int) -> tuple[int, int | None] | None:
+        """The opponent's best answer (result, move) after the solver's move ``p`` in ``before``, when ``p``
+        is a move elsewhere: none of the points the reader looked at when it read the same position after a
+        pass. Such a reading cannot tell ``p`` from the pass (the search makes the same moves and sees the
+        same stones, liberties and chains; only the hash differs, by the same key everywhere), so its answer
+        is the pass's. A ladder breaker lies on the ladder's path, which the reader looked at, so it is never
+        taken for a move elsewhere. None when ``p`` must be read (captures, moves in the region, other goals,
+        a pass reading over budget)."""
+        kind = self.goal.kind
+        if kind not in ("capture", "save", "kill", "live") or any(before.board[t] == EMPTY for t in self.targets):
+            return None
+        key = self._key(before)
+        seen = self._pass_reads.get(key, False)
+        if seen is False:
+            seen = self._pass_reads[key] = self._read_pass(before)
+            if len(self._pass_reads) > 1024:
+                self._pass_reads.popitem(last=False)
+        if seen is None:
+            return None
+        answer, region, setup = seen
+        if p in region or self._captures(before, p, self.solver):
+            return None
+        if setup is not None:
+            after = _clone(before)
+            after.play_point(p, self.solver)
+            if self._life_setup(self._life_readers(after)) != setup:
+                return None
+        return answer
+
+    def _read_pass(self, before: Game) -> tuple[tuple[int, int | None], frozenset[int], list | None] | None:
+        game = _clone(before)
+        game.to_play = COLOR_NAMES[3 - self.solver]
+        game._ko, game._ko_color = -1, 0
+        watch = _Watch()
+        try:
+            answer = self._read(game, watch)
+        except BudgetExceeded:
+            return None
+        return answer, watch.region(game._nb), watch.setup
+
+    @staticmethod
+    def _captures(game: Game, p: int, color: int) -> bool:
+        chain = game._chain
+        return any((c := chain[q]) is not None and c.color != color and len(c.libs) == 1 for q in game._nb[p])
 
     def _read_race(self, game: Game, solver_to_move: bool) -> tuple[int, int | None]:
         from .race import PASS, RaceReader
@@ -263,12 +339,17 @@ class Judge:
         done = self._achieved(game)
         if done is True:
             return Verdict("correct")
+        game.undo()
+        try:
+            elsewhere = self._elsewhere(game, p)
+        finally:
+            game.play_point(p, self.solver)
         read_game = game
         if kind == "race" and p not in self._influence and not game.moves[:-1]:
             # a first move the race reading never looks at is a move elsewhere: read the race without it
             read_game = _clone(self.start)
             read_game.to_play = COLOR_NAMES[3 - self.solver]
-        opp_result, reply = self.best(read_game)  # the opponent to move now
+        opp_result, reply = elsewhere if elsewhere is not None else self.best(read_game)  # the opponent to move
         mine = INVERT[opp_result]
         reply_name = game.name(reply) if reply is not None else None
         if mine == LOSE:
@@ -387,6 +468,76 @@ class Judge:
             elif verdict.result == "wrong":
                 solution.refutations[name] = verdict.reply
         return solution
+
+
+class _WatchedList(list):
+    """A board list that notes every index read. Whole-list reads (iteration, membership, copies) note every
+    point: nothing is then a move elsewhere, which is always safe."""
+
+    __slots__ = ("read", "chains")
+
+    def __getitem__(self, i):
+        value = list.__getitem__(self, i)
+        if type(i) is int:
+            self.read.add(i)
+        else:
+            self.read.update(range(len(self))[i])
+        if self.chains is not None and type(value) is not int and value is not None:
+            self.chains[id(value)] = value
+        return value
+
+    def _everything(self) -> None:
+        self.read.update(range(len(self)))
+
+    def __iter__(self):
+        self._everything()
+        return list.__iter__(self)
+
+    def __reversed__(self):
+        self._everything()
+        return list.__reversed__(self)
+
+    def __contains__(self, value) -> bool:
+        self._everything()
+        return list.__contains__(self, value)
+
+    def index(self, *args):
+        self._everything()
+        return list.index(self, *args)
+
+    def count(self, value) -> int:
+        self._everything()
+        return list.count(self, value)
+
+    def copy(self) -> list:
+        self._everything()
+        return list.copy(self)
+
+
+class _Watch:
+    """The points a reading looked at: every board point and chain entry it read, and for every chain it
+    reached, the chain's stones and their neighbours (a chain's liberties and extent depend on those)."""
+
+    def __init__(self) -> None:
+        self.read: set[int] = set()
+        self.chains: dict[int, object] = {}
+        self.setup: list | None = None  # life readers: what they fixed before searching
+
+    def attach(self, g: Game) -> None:
+        """Watch the reader's private copy ``g`` (called before it searches)."""
+        board = _WatchedList(g.board)
+        board.read, board.chains = self.read, None
+        chain = _WatchedList(g._chain)
+        chain.read, chain.chains = self.read, self.chains
+        g.board, g._chain = board, chain
+
+    def region(self, nb) -> frozenset[int]:
+        points = set(self.read)
+        for ch in self.chains.values():
+            for s in ch.stones:
+                points.add(s)
+                points.update(nb[s])
+        return frozenset(points)
 
 
 def _clone(game: Game) -> Game:
