@@ -241,8 +241,17 @@ class Reader:
         if forcing and len(libs) > 2:
             return moves
         seen = set(moves)
-        # attacker chains next to the target that are short of liberties: save them first
-        for a in self._neighbour_chains(ch):
+        # attacker chains next to the target (or, with two liberties left, next to its liberties) that are in
+        # atari: save them first, by extending or by taking a defender chain in atari next to them
+        weak = self._neighbour_chains(ch)
+        if len(libs) <= 2 and depth <= self.limits.backfill_depth:
+            chain = g._chain
+            for lib in libs:
+                for q in nb[lib]:
+                    a = chain[q]
+                    if a is not None and a.color == attacker and len(a.libs) == 1 and a not in weak:
+                        weak.append(a)
+        for a in weak:
             if len(a.libs) == 1:
                 for lib in a.libs:
                     if lib not in seen:
