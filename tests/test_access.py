@@ -9,6 +9,7 @@ is a refusal (sign in, 401, 403, 404), the database must be exactly as it was.
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -84,6 +85,8 @@ EXPECT = {
     ("teacher.worksheet", "GET"): ({}, None, teacher_only(200, 200)),
     ("teacher.own_lessons", "GET"): ({}, None, teacher_only(200, 200)),
     ("teacher.own_lessons", "POST"): ({}, {}, teacher_only(422, 422)),
+    ("teacher.own_lesson", "GET"): ({"lesson_pk": "{own_lesson}"}, None, teacher_only(200)),
+    ("teacher.delete_own_lesson", "POST"): ({"lesson_pk": "{own_lesson}"}, None, teacher_only(302)),
     ("teacher.class_page", "GET"): ({"class_id": "{class}"}, None, teacher_only(200)),
     ("teacher.rename_class", "POST"): ({"class_id": "{class}"}, {"name": "Renamed"}, teacher_only(302)),
     ("teacher.archive_class", "POST"): ({"class_id": "{class}"}, {"archived": "1"}, teacher_only(302)),
@@ -133,6 +136,10 @@ def test_every_route_has_an_expectation_for_every_visitor():
 
 
 # ---------------------------------------------------------------------- the world
+OWN_LESSON = (Path(__file__).resolve().parent / "web_lessons" / "capture" / "web-second.yaml").read_text() \
+    .replace("web-second", "my-own")
+
+
 def _user(role, name, email=None, avatar=None):
     user = User(role=role, name=name, email=email, avatar=avatar, password_hash="-", picture_hash="-")
     db.session.add(user)
@@ -161,13 +168,14 @@ def build_world() -> dict:
     attempt = Attempt(kid_id=kid.id, lesson_id="web-first", step=1, first_move="D4", result="failed",
                       moves=[{"move": "D4", "verdict": "wrong", "reason": "escapes", "reply": "E4"}])
     assignment = Assignment(group_id=klass.id, lesson_id="web-second", due_on=date.today())
-    db.session.add_all([attempt, assignment, LessonProgress(kid_id=kid.id, lesson_id="web-first", step=1),
+    own = TeacherLesson(owner_id=teacher.id, lesson_id="my-own", filename="mine.yaml", source=OWN_LESSON)
+    db.session.add_all([own, attempt, assignment, LessonProgress(kid_id=kid.id, lesson_id="web-first", step=1),
                         StickerAward(kid_id=kid.id, sticker_id="web-first-badge")])
     db.session.commit()
     return {"users": {KID: kid.id, OTHER_KID: other_kid.id, TEACHER: teacher.id, OTHER_TEACHER: other_teacher.id,
                       PARENT: parent.id, OTHER_PARENT: other_parent.id},
             "args": {"kid": kid.id, "class": klass.id, "other_class": other_class.id, "family": family.id,
-                     "attempt": attempt.id, "assignment": assignment.id, "code": "CAT234",
+                     "attempt": attempt.id, "own_lesson": own.id, "assignment": assignment.id, "code": "CAT234",
                      "today": date.today().isoformat()}}
 
 

@@ -327,7 +327,10 @@ def test_an_uploaded_lesson_that_checks_is_saved_and_shown_to_the_class(demo, cl
     r = client.post("/teach/lessons", data={"lesson": (io.BytesIO(GOOD_LESSON.encode()), "mine.yaml")},
                     content_type="multipart/form-data")
     assert r.status_code == 302
-    assert "my-own" in client.get(f"/teach/classes/{demo_class(demo)}").get_data(as_text=True)
+    page = client.get(f"/teach/classes/{demo_class(demo)}").get_data(as_text=True)
+    preview = re.search(r'href="(/teach/lessons/\d+)">my-own<', page).group(1)
+    shown = client.get(preview).get_data(as_text=True)
+    assert 'data-kind="puzzle"' in shown and "<svg" in shown
     again = client.post("/teach/lessons", data={"lesson": (io.BytesIO(GOOD_LESSON.encode()), "mine.yaml")},
                         content_type="multipart/form-data", headers=EN)
     assert again.status_code == 422 and "exists already" in again.get_data(as_text=True)

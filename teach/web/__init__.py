@@ -108,8 +108,8 @@ def register_extensions(app: Flask) -> None:
         if request.is_json or request.accept_mimetypes.best == "application/json":
             return jsonify(result="signed-out", message=gettext("Please sign in again."),
                            login=url_for("main.home")), 401
-        return redirect(url_for("auth.login" if not request.path.startswith(("/learn", "/practice")) else "auth.kid_code",
-                                next=request.full_path))
+        kids_page = request.path.startswith(("/learn", "/practice"))
+        return redirect(url_for("auth.kid_code" if kids_page else "auth.login", next=request.full_path))
 
     @login_manager.user_loader
     def load_user(user_id: str):

@@ -136,7 +136,8 @@ def progress_grid(kid_ids, lesson_ids=None) -> Grid:
     """Stars, attempts, wrong tries, hints and time for kids × lessons: two queries whatever the size.
     ``kid_ids`` may be a list or a subquery; ``lesson_ids`` None means every lesson."""
     grid = Grid()
-    progress = sa.select(LessonProgress).where(LessonProgress.kid_id.in_(kid_ids))
+    progress = sa.select(LessonProgress.kid_id, LessonProgress.lesson_id, LessonProgress.stars,
+                         LessonProgress.finished_at, LessonProgress.hints).where(LessonProgress.kid_id.in_(kid_ids))
     attempts = (sa.select(Attempt.kid_id, Attempt.lesson_id, sa.func.count(),
                           sa.func.sum(sa.case((Attempt.result == "failed", 1), else_=0)),
                           sa.func.sum(_seconds(Attempt.started_at, sa.func.coalesce(Attempt.finished_at,
@@ -145,9 +146,8 @@ def progress_grid(kid_ids, lesson_ids=None) -> Grid:
     if lesson_ids is not None:
         progress = progress.where(LessonProgress.lesson_id.in_(lesson_ids))
         attempts = attempts.where(Attempt.lesson_id.in_(lesson_ids))
-    for p in db.session.scalars(progress):
-        grid.cells[(p.kid_id, p.lesson_id)] = Cell(stars=p.stars or 0, finished=p.finished_at, hints=p.hints or 0,
-                                                   started=True)
+    for kid_id, lesson_id, stars, finished, hints in db.session.execute(progress):
+        grid.cells[(kid_id, lesson_id)] = Cell(stars=stars or 0, finished=finished, hints=hints or 0, started=True)
     for kid_id, lesson_id, count, failed, seconds in db.session.execute(attempts):
         cell = grid.cells.setdefault((kid_id, lesson_id), Cell(started=True))
         cell.attempts, cell.failed, cell.seconds = count, int(failed or 0), float(seconds or 0)

@@ -348,35 +348,46 @@ def unassign(class_id: int, assignment_id: int):
 
 
 # ---------------------------------------------------------------------- dashboard, mistakes, CSV
-def _dashboard_data(group: Group):
+def _dashboard_data(group: Group) -> dict:
+    """The grid of kids × assigned lessons, ready to draw, and who is stuck or late: a fixed number of queries."""
     kids = classroom.class_kids(group.id)
+    by_id = {k.id: k for k in kids}
     assignments = db.session.scalars(sa.select(Assignment).where(Assignment.group_id == group.id)
                                      .order_by(Assignment.due_on, Assignment.id)).all()
     cat = content.catalog()
-    lesson_ids = list(dict.fromkeys(a.lesson_id for a in assignments if a.lesson_id in cat.lessons))
-    grid = classroom.progress_grid(classroom.kid_ids_of(group.id), lesson_ids)
+    lessons = [cat.lessons[i] for i in dict.fromkeys(a.lesson_id for a in assignments) if i in cat.lessons]
+    grid = classroom.progress_grid(classroom.kid_ids_of(group.id), [l.id for l in lessons])
     due: dict[tuple[int, str], date] = {}
     for a in assignments:
-        for k in kids:
-            if a.for_kid(k.id):
-                key = (k.id, a.lesson_id)
-                due[key] = min(due.get(key, a.due_on), a.due_on)
+        for k in (kids if a.kid_ids is None else [by_id[i] for i in a.kid_ids if i in by_id]):
+            key = (k.id, a.lesson_id)
+            due[key] = min(due.get(key, a.due_on), a.due_on)
     today = date.today()
-    overdue = [(k, cat.lessons[lid], d) for (kid_id, lid), d in sorted(due.items(), key=lambda x: x[1])
-               for k in kids if k.id == kid_id and d < today and lid in cat.lessons
-               and grid.get(kid_id, lid).finished is None]
-    stuck = [(k, cat.lessons[lid], c) for (kid_id, lid), c in grid.cells.items() if c.stuck
-             for k in kids if k.id == kid_id]
-    return kids, [cat.lessons[i] for i in lesson_ids], grid, due, overdue, stuck
+    rows = []
+    for k in kids:
+        cells = []
+        for lesson in lessons:
+            c, d = grid.get(k.id, lesson.id), due.get((k.id, lesson.id))
+            late = d is not None and d < today and c.finished is None
+            cells.append((c, " ".join(name for name, on in (("done", c.finished), ("stuck", c.stuck),
+                                                            ("overdue", late), ("not-assigned", d is None)) if on),
+                          d))
+        rows.append((k, cells))
+    overdue = sorted(((by_id[kid_id], cat.lessons[lid], d) for (kid_id, lid), d in due.items()
+                      if d < today and lid in cat.lessons and grid.get(kid_id, lid).finished is None),
+                     key=lambda x: (x[2], x[0].name))
+    stuck = [(by_id[kid_id], cat.lessons[lid], c) for (kid_id, lid), c in grid.cells.items()
+             if c.stuck and kid_id in by_id and lid in cat.lessons]
+    puzzles = {l.id: [i for i, s in enumerate(l.steps) if type(s).__name__ == "Puzzle"] for l in lessons}
+    return {"kids": kids, "lessons": lessons, "rows": rows, "overdue": overdue, "stuck": stuck,
+            "puzzles": puzzles}
 
 
 @bp.get("/classes/<int:class_id>/dashboard")
 @teacher_required
 def dashboard(class_id: int):
     group = _class_or_404(class_id)
-    kids, lessons, grid, due, overdue, stuck = _dashboard_data(group)
-    return render_template("teacher/dashboard.html", group=group, kids=kids, lessons=lessons, grid=grid, due=due,
-                           overdue=overdue, stuck=stuck, today=date.today())
+    return render_template("teacher/dashboard.html", group=group, **_dashboard_data(group))
 
 
 @bp.get("/classes/<int:class_id>/progress.csv")
@@ -534,3 +545,51 @@ def _check_upload(upload) -> list[dict]:
     db.session.commit()
     flash(_("The lesson “%(title)s” checked out and is saved.", title=lesson.title.get(g.lang)), "ok")
     return []
+
+
+def _own_lesson_or_404(lesson_pk: int, owner_only: bool = False) -> TeacherLesson:
+    """A lesson file of this teacher, or (to look at) of a teacher who shares a class with them."""
+    mine = sa.select(Membership.group_id).where(Membership.user_id == current_user.id, Membership.role == "teacher")
+    colleagues = sa.select(Membership.user_id).where(Membership.group_id.in_(mine), Membership.role == "teacher")
+    found = db.session.get(TeacherLesson, lesson_pk)
+    if found is None or (found.owner_id != current_user.id and (owner_only or db.session.scalar(
+            sa.select(sa.literal(True)).where(sa.literal(found.owner_id).in_(colleagues))) is None)):
+        abort(404)
+    return found
+
+
+def typed_lesson(stored: TeacherLesson):
+    """The stored file read back into a typed lesson (it passed the checker when it was saved)."""
+    from teach.lessons import check_file
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"{stored.lesson_id}.yaml"
+        path.write_text(stored.source, encoding="utf-8")
+        lesson, _errors, _count = check_file(path, prove=False)
+    return lesson
+
+
+@bp.get("/lessons/<int:lesson_pk>")
+@teacher_required
+def own_lesson(lesson_pk: int):
+    stored = _own_lesson_or_404(lesson_pk)
+    lesson = typed_lesson(stored)
+    if lesson is None:
+        abort(404)
+    steps = []
+    for s in lesson.steps:
+        text = getattr(s, "text", None) or getattr(s, "question", None)
+        board = None
+        if s.position is not None:
+            board = render_board(s.position.game(getattr(s, "to_play", "black")).board_rows(), lang=g.lang,
+                                 marks=s.marks, labels=s.position.label_points)
+        steps.append({"kind": type(s).__name__.lower(), "text": text.get(g.lang) if text else "", "board": board})
+    return render_template("teacher/own_lesson.html", stored=stored, lesson=lesson, steps=steps)
+
+
+@bp.post("/lessons/<int:lesson_pk>/delete")
+@teacher_required
+def delete_own_lesson(lesson_pk: int):
+    db.session.delete(_own_lesson_or_404(lesson_pk, owner_only=True))
+    db.session.commit()
+    return redirect(url_for("teacher.own_lessons"))
