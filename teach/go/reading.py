@@ -332,10 +332,11 @@ class Reader:
                                 moves.append(alib)
         if n <= 2:
             # our other chains in atari that keep a short-of-liberties attacker short: save them
+            shallow = depth <= self.limits.backfill_depth
             for a in around:
-                if len(a.libs) <= 2:
+                if len(a.libs) <= 2 or (shallow and len(a.libs) == 3):
                     for o in self._neighbour_chains(a):
-                        if o is not ch and len(o.libs) == 1:
+                        if o is not ch and (len(o.libs) == 1 or (shallow and len(o.libs) == 2)):
                             for olib in o.libs:
                                 if olib not in seen:
                                     seen.add(olib)
