@@ -116,6 +116,7 @@ EXPECT = {
     ("parent.create_family", "POST"): ({}, {"name": "Home"}, parent_only(302, 302)),
     ("parent.add_kid", "POST"): ({"family_id": "{family}"}, {"name": "Newkid"}, parent_only(200)),
     ("parent.kid_page", "GET"): ({"kid_id": "{kid}"}, None, parent_only(200)),
+    ("parent.reset_pictures", "POST"): ({"kid_id": "{kid}"}, None, parent_only(200)),
     ("parent.export", "GET"): ({"kid_id": "{kid}"}, None, parent_only(200)),
     ("parent.delete", "POST"): ({"kid_id": "{kid}"}, {"confirm": "明明"}, parent_only(302)),
 }

@@ -115,3 +115,15 @@ def test_another_parent_sees_nothing_and_changes_nothing(demo, client):
     with demo.app_context():
         assert db.session.get(User, ming) is not None
         assert db.session.scalar(sa.select(User.id).where(User.name == "Intruder")) is None
+
+
+def test_a_parent_gives_a_locked_kid_a_new_picture_password(demo, client):
+    ming = kid_id(demo, "明明")
+    kid = demo.test_client()
+    for _ in range(5):
+        kid.post(f"/kids/HOME56/{ming}", data={"pictures": "sun,sun,sun"})
+    login(client, "parent@example.com", "little-mouse-42")
+    page = client.post(f"/family/kids/{ming}/pictures").get_data(as_text=True)
+    assert "HOME56" in page
+    pictures = re.search(r'data-pictures="([a-z,]+)"', page).group(1)
+    assert kid.post(f"/kids/HOME56/{ming}", data={"pictures": pictures}).status_code == 302

@@ -164,3 +164,19 @@ def delete(kid_id: int):
     flash(_("%(name)s's account and all its data are deleted.", name=name), "ok")
     return redirect(url_for("parent.home"))
 
+
+@bp.post("/kids/<int:kid_id>/pictures")
+@parent_required
+def reset_pictures(kid_id: int):
+    """A new picture password (and the lock lifted) for a kid who forgot theirs; the card shows it once."""
+    kid = _kid_or_404(kid_id)
+    group = db.session.scalar(sa.select(Group).join(Membership).where(Membership.user_id == kid.id)
+                              .order_by(Group.kind.desc(), Group.id))  # the family's code first, else the class's
+    if group is None:
+        flash(_("%(name)s is in no class or family, so there is no code to sign in with.", name=kid.name), "error")
+        return redirect(url_for("parent.kid_page", kid_id=kid.id))
+    pictures = classroom.new_pictures()
+    kid.set_pictures(pictures)
+    kid.failed_logins, kid.locked_until = 0, None
+    db.session.commit()
+    return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)], fresh=True)
