@@ -39,7 +39,7 @@ class Limits:
     fourlib_depth: int = 7  # a chain with four liberties is attacked only this close to the root
     threelib_depth: int = 12  # and one with three liberties only this close (deeper, open-board fights explode)
     backfill_depth: int = 8  # deeper than this the liberties' neighbours are read only against two liberties
-    ko_depth: int = 8  # deeper than this nobody takes a ko (cuts the take-threaten-retake cycles)
+    ko_depth: int = 10  # deeper than this nobody takes a ko (cuts the take-threaten-retake cycles)
     breakchain3_depth: int = 8  # deeper than this the defender no longer attacks three-liberty attackers
 
 
