@@ -6,6 +6,7 @@ names one), with CSRF protection on.
 
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 
 from teach.models import Attempt, LessonProgress, StickerAward, User
@@ -317,3 +318,28 @@ def test_a_move_sent_twice_is_answered_with_the_board_on_record(demo, app, clien
     assert stale.status_code == 409 and stale.get_json()["ply"] == 2
     with app.app_context():
         assert len(db.session.get(A, attempt_id).moves) == 1
+
+
+def test_a_whole_class_signs_in_from_one_school_address(demo, app, client):
+    from teach.models import Group, Membership
+
+    with app.app_context():
+        klass = db.session.scalar(sa.select(Group).where(Group.code == "CAT234"))
+        for i in range(30):
+            kid = User(role="kid", name=f"Kid{i:02d}", avatar="panda")
+            kid.set_pictures(["sun", "moon", "star"])
+            klass.members.append(Membership(user=kid, role="kid"))
+        db.session.commit()
+        ids = [k.id for k in klass.kids() if k.name.startswith("Kid")]
+    for kid_id in ids:
+        other = app.test_client()
+        assert other.post("/kids", data={"code": "CAT234"}).status_code == 302
+        assert other.post(f"/kids/CAT234/{kid_id}", data={"pictures": "sun,moon,star"}).status_code == 302
+
+
+def test_sqlite_runs_with_write_ahead_logging(app):
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        pytest.skip("a SQLite setting")
+    with app.app_context():
+        assert db.session.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
+        assert db.session.execute(sa.text("PRAGMA foreign_keys")).scalar() == 1
