@@ -335,3 +335,31 @@ def test_an_uploaded_lesson_that_checks_is_saved_and_shown_to_the_class(demo, cl
                         content_type="multipart/form-data", headers=EN)
     assert again.status_code == 422 and "exists already" in again.get_data(as_text=True)
 
+
+
+def test_kids_of_the_class_play_their_teachers_own_lesson(demo, client):
+    teacher_login(client)
+    own = GOOD_LESSON.replace("title: {zh: 老鼠想逃跑, en: The mouse runs}", "title: {zh: 我们的课, en: Our lesson}")
+    client.post("/teach/lessons", data={"lesson": (io.BytesIO(own.encode()), "mine.yaml")},
+                content_type="multipart/form-data")
+    kid = demo.test_client()
+    kid.post(f"/kids/CAT234/{kid_id(demo, 'Lily')}", data={"pictures": "star,apple,sun"})
+    assert 'href="/learn/my-own"' in kid.get("/learn/", headers=EN).get_data(as_text=True)
+    assert kid.get("/learn/my-own").headers["Location"].endswith("/learn/my-own/0")
+    wrong = kid.post("/learn/my-own/0/move", json={"move": "J1", "ply": 0}).get_json()
+    assert wrong["result"] == "wrong"
+    with demo.app_context():
+        assert db.session.scalar(sa.select(Attempt.first_move).where(Attempt.lesson_id == "my-own")) == "J1"
+    # a kid of another class does not get it
+    with demo.app_context():
+        other = Group(kind="class", name="Other", code="OTHER2")
+        outsider = User(role="kid", name="Zed", avatar="cat")
+        outsider.set_pictures(["cat", "cat", "cat"])
+        other.members.append(Membership(user=outsider, role="kid"))
+        db.session.add(other)
+        db.session.commit()
+        outsider_id = outsider.id
+    zed = demo.test_client()
+    zed.post(f"/kids/OTHER2/{outsider_id}", data={"pictures": "cat,cat,cat"})
+    assert "my-own" not in zed.get("/learn/").get_data(as_text=True)
+    assert zed.get("/learn/my-own").status_code == 404

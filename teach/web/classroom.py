@@ -3,10 +3,14 @@ number of queries, a kid's whole data (export and delete), and the codes a paren
 
 from __future__ import annotations
 
+import hashlib
 import secrets
+import tempfile
+import threading
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import sqlalchemy as sa
 from flask import current_app
@@ -15,7 +19,7 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from teach.go import Game, IllegalMove
 from teach.models import (AVATARS, PASSWORD_PICTURES, Assignment, Attempt, Group, LessonProgress, Membership,
-                          ParentLink, StickerAward, User, utcnow)
+                          ParentLink, StickerAward, TeacherLesson, User, utcnow)
 from teach.web.extensions import db
 
 NAME_MAX = 40
@@ -260,3 +264,45 @@ def rows_after(start: Game, moves: list[str]) -> list[str]:
         except (IllegalMove, ValueError):
             break
     return game.board_rows()
+
+
+# ---------------------------------------------------------------------- teachers' own lessons
+_typed: dict[str, object] = {}  # source digest -> typed lesson, so each puzzle keeps one judge and its cache
+_typed_lock = threading.Lock()
+TYPED_MAX = 512
+
+
+def typed_lesson(stored: TeacherLesson):
+    """A stored lesson file read back into a typed lesson (it passed the checker when it was saved)."""
+    from teach.lessons import check_file
+
+    key = hashlib.sha256(f"{stored.lesson_id}\n{stored.source}".encode()).hexdigest()
+    found = _typed.get(key)
+    if found is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / f"{stored.lesson_id}.yaml"
+            path.write_text(stored.source, encoding="utf-8")
+            found, _errors, _count = check_file(path, prove=False)
+        with _typed_lock:
+            if len(_typed) >= TYPED_MAX:
+                _typed.clear()
+            _typed[key] = found
+    return found
+
+
+def class_lessons(kid_id: int) -> list:
+    """The lessons the teachers of this kid's classes uploaded, typed, oldest first (one query)."""
+    classes = sa.select(Membership.group_id).where(Membership.user_id == kid_id, Membership.role == "kid")
+    teachers = sa.select(Membership.user_id).where(Membership.group_id.in_(classes), Membership.role == "teacher")
+    rows = db.session.scalars(sa.select(TeacherLesson).where(TeacherLesson.owner_id.in_(teachers))
+                              .order_by(TeacherLesson.created_at, TeacherLesson.id))
+    lessons = {}
+    for row in rows:
+        lesson = typed_lesson(row)
+        if lesson is not None:
+            lessons.setdefault(lesson.id, lesson)
+    return list(lessons.values())
+
+
+def class_lesson(kid_id: int, lesson_id: str):
+    return next((l for l in class_lessons(kid_id) if l.id == lesson_id), None)

@@ -15,7 +15,7 @@ from flask_login import current_user, login_required
 from teach.go import Game, IllegalMove
 from teach.go.judge import GoalError
 from teach.models import Assignment, Attempt, LessonProgress, Membership, StickerAward, utcnow
-from teach.web import content, messages, milestones
+from teach.web import classroom, content, messages, milestones
 from teach.web.board import render_board
 from teach.web.extensions import db
 
@@ -64,7 +64,7 @@ def _assigned() -> dict[str, object]:
 
 
 def _lesson_or_404(lesson_id: str):
-    lesson = content.catalog().lessons.get(lesson_id)
+    lesson = content.catalog().lessons.get(lesson_id) or classroom.class_lesson(current_user.id, lesson_id)
     if lesson is None:
         abort(404)
     return lesson
@@ -78,7 +78,8 @@ def _open_lesson_and_progress(lesson_id: str) -> tuple[object, dict[str, LessonP
     """The lesson if it is open to this kid, with the kid's progress rows (read once: a move needs both)."""
     lesson = _lesson_or_404(lesson_id)
     progress = _progress_rows()
-    if lesson.id not in _unlocked(content.ordered_lessons(), progress) and lesson.id not in _assigned():
+    if lesson.id in content.catalog().lessons and lesson.id not in _unlocked(content.ordered_lessons(), progress) \
+            and lesson.id not in _assigned():  # the class's own lessons are open to the class
         abort(403)
     return lesson, progress
 
@@ -110,7 +111,8 @@ def lesson_map():
     next_id = next((l.id for l in homework + lessons if l.id in unlocked and not (
         progress.get(l.id) and progress[l.id].finished_at)), None)
     return render_template("kid/map.html", topics=content.catalog().topics, progress=progress,
-                           unlocked=unlocked, next_id=next_id, homework=homework, assigned=assigned)
+                           unlocked=unlocked, next_id=next_id, homework=homework, assigned=assigned,
+                           class_lessons=classroom.class_lessons(current_user.id))
 
 
 @bp.get("/stickers")
@@ -206,7 +208,7 @@ def move(lesson_id: str, step: int):
         # the same tap sent twice, or a second tab: answer with what is already on record
         return jsonify(result="stale", attempt=attempt.id, rows=_rows_after(start, played), ply=len(played),
                        message=messages.stale()), 409
-    judge = content.judge_for(lesson.id, step)
+    judge = content.judge_for(lesson.id, step) if lesson.id in content.catalog().lessons else puzzle.judge()
     try:
         verdict = judge.judge(played, point)
     except GoalError:

@@ -558,22 +558,11 @@ def _own_lesson_or_404(lesson_pk: int, owner_only: bool = False) -> TeacherLesso
     return found
 
 
-def typed_lesson(stored: TeacherLesson):
-    """The stored file read back into a typed lesson (it passed the checker when it was saved)."""
-    from teach.lessons import check_file
-
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / f"{stored.lesson_id}.yaml"
-        path.write_text(stored.source, encoding="utf-8")
-        lesson, _errors, _count = check_file(path, prove=False)
-    return lesson
-
-
 @bp.get("/lessons/<int:lesson_pk>")
 @teacher_required
 def own_lesson(lesson_pk: int):
     stored = _own_lesson_or_404(lesson_pk)
-    lesson = typed_lesson(stored)
+    lesson = classroom.typed_lesson(stored)
     if lesson is None:
         abort(404)
     steps = []
