@@ -40,6 +40,7 @@ class Limits:
     threelib_depth: int = 12  # and one with three liberties only this close (deeper, open-board fights explode)
     backfill_depth: int = 8  # deeper than this the liberties' neighbours are read only against two liberties
     ko_depth: int = 10  # deeper than this nobody takes a ko (cuts the take-threaten-retake cycles)
+    wide_defence_depth: int = 2  # a three-liberty chain reads its liberties' neighbours only this close
     breakchain3_depth: int = 8  # deeper than this the defender no longer attacks three-liberty attackers
 
 
@@ -341,7 +342,7 @@ class Reader:
                                 if olib not in seen:
                                     seen.add(olib)
                                     moves.append(olib)
-        if n <= 2 and depth <= self.limits.backfill_depth:
+        if (n <= 2 and depth <= self.limits.backfill_depth) or (n == 3 and depth <= self.limits.wide_defence_depth):
             for lib in libs:
                 for q in nb[lib]:
                     if board[q] == EMPTY and q not in seen:
