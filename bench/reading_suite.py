@@ -37,7 +37,7 @@ def main(argv=None) -> int:
     os.chdir(args.file.parent)
     engine = GtpEngine()
     passed = total = 0
-    worst = 0.0
+    worst, worst_test = 0.0, "-"
     start_all = time.perf_counter()
     for step in parse_tst(args.file.read_text(encoding="utf-8", errors="replace")):
         if step.number is None:
@@ -48,7 +48,8 @@ def main(argv=None) -> int:
         start = time.perf_counter()
         response = engine.handle(step.command) or ""
         took = time.perf_counter() - start
-        worst = max(worst, took)
+        if took > worst:
+            worst, worst_test = took, step.number
         ok = matches(step, response)
         total += 1
         passed += ok
@@ -57,7 +58,7 @@ def main(argv=None) -> int:
             slow = f"  SLOW {took:.2f}s" if took > args.slow else ""
             print(f"{flag} {step.number:>4} {step.command:28} got {answer_text(response)!r:16} "
                   f"want [{step.pattern}]{'*' if step.gnugo_fails else ''}{slow}")
-    print(f"{args.file.name}: {passed}/{total} in {time.perf_counter() - start_all:.1f} s, slowest {worst:.2f} s")
+    print(f"{args.file.name}: {passed}/{total} in {time.perf_counter() - start_all:.1f} s, slowest {worst:.2f} s (test {worst_test})")
     return 0
 
 

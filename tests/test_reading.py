@@ -238,3 +238,24 @@ def test_a_three_liberty_stone_in_open_space_is_read_well_inside_the_budget(colo
     game = board(rows, to_play=color)
     reader = Reader(game, Limits(nodes=60_000, seconds=60))
     assert reader.attack(game.point("E4"))[0] == LOSE
+
+
+THREE_LIBERTY_DEFENCES = [
+    # a white stone on the top edge, a black stone on the right edge, a black stone on the first line
+    ("BJ5 WH9 BF4 WC3 BH5 WB5 BA8 WA3 BJ4 WA9 BG8 WB4 BD5 WE9 BH4 WF6 BE7 WE1 BE2 WD2 BE4 WC2", "E9"),
+    ("BJ7 WJ5 BC1 WD8 BD2 WA4 BF8 WC5 BG5 WG9 BE2 WC4 BC3 WA9 BF5 WJ4 BE6 WF1 BF6 WH6 BJ1 WA1 BE4 WA3 BG2 WA8 "
+     "BD4 WG1 BD3", "J7"),
+    ("BD9 WE8 BC1 WE1 BF2 WG9 BF9 WD2 BJ2 WH6 BJ4 WG7 BH9 WE6 BB7 WF7 BC8 WH3 BH7 WG6 BF5 WE9", "C1"),
+]
+
+
+@pytest.mark.parametrize("moves, target", THREE_LIBERTY_DEFENCES, ids=[t for _, t in THREE_LIBERTY_DEFENCES])
+def test_a_three_liberty_chain_on_the_edge_finds_its_defence(moves, target):
+    """Three liberties, attacked first it dies; the defence (GNU Go finds it too) used to be missed."""
+    game = replay(moves)
+    p = game.point(target)
+    assert len(game.liberties(target)) == 3
+    assert Reader(game).attack(p)[0] == WIN
+    result, move = Reader(game).defend(p)
+    assert result == WIN
+    assert Reader(game).does_defend(move, p) == WIN
