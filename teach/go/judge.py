@@ -35,7 +35,7 @@ checker get the same verdicts on any machine; ``SERVER_LIMITS`` adds a clock cap
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .game import COLOR_NAMES, EMPTY, Game, IllegalMove
 from .reading import INVERT, KO_A, KO_B, LOSE, WIN, BudgetExceeded, Limits, Reader
@@ -129,6 +129,9 @@ class Judge:
         self._race_value: dict[tuple, int] = {}  # race: the solver's value (win, seki, lose) per position key
         # per position (solver to move): the reading after a pass, the points it looked at, the life setup
         self._pass_reads: OrderedDict[tuple, tuple | None] = OrderedDict()
+        self._moves_seen: set[tuple] = set()  # positions where one move was judged already
+        self._verdicts: OrderedDict[tuple, Verdict] = OrderedDict()  # (line, move) -> verdict
+        self._solving = False
         if goal.kind == "race":
             from .race import influence, race_chains
 
@@ -200,6 +203,11 @@ class Judge:
         key = self._key(before)
         seen = self._pass_reads.get(key, False)
         if seen is False:
+            if key not in self._moves_seen and not self._solving:
+                # the first move judged here is read as it is: a fresh judge answering one kid's move does
+                # not pay for the pass reading too; from the second move on, it pays for itself
+                self._moves_seen.add(key)
+                return None
             seen = self._pass_reads[key] = self._read_pass(before)
             if len(self._pass_reads) > 1024:
                 self._pass_reads.popitem(last=False)
@@ -318,6 +326,15 @@ class Judge:
 
     # ------------------------------------------------------------------ judging a kid's move
     def judge(self, moves_so_far: list[str], move: str) -> Verdict:
+        key = (tuple(moves_so_far), move)
+        hit = self._verdicts.get(key)
+        if hit is None:
+            hit = self._verdicts[key] = self._judge(moves_so_far, move)
+            if len(self._verdicts) > 4096:
+                self._verdicts.popitem(last=False)
+        return replace(hit)
+
+    def _judge(self, moves_so_far: list[str], move: str) -> Verdict:
         game = self._replay(moves_so_far)
         if game._to_move != self.solver:
             raise GoalError("it is the computer's turn in this line")
@@ -461,8 +478,12 @@ class Judge:
             return Solution("unknown")
         solution = Solution(STATUS[result])
         moves = candidates if candidates is not None else game.legal_moves()
-        for name in moves:
-            verdict = self.judge([], name)
+        self._solving = True
+        try:
+            verdicts = [(name, self.judge([], name)) for name in moves]
+        finally:
+            self._solving = False
+        for name, verdict in verdicts:
             if verdict.result in ("correct", "continue"):
                 solution.winning[name] = "ko" if verdict.ko else "win"
             elif verdict.result == "wrong":
