@@ -242,3 +242,31 @@ def test_each_visitor_gets_exactly_the_intended_answer(app, endpoint, method):
             with app.app_context():
                 assert snapshot() == before, f"{role} changed data through {endpoint} with {got[role]}"
     assert got == answers
+
+
+CROSSING = sorted(key for key, (url_args, _, _) in EXPECT.items()
+                  if key[0].startswith("teacher.") and "class_id" in url_args and len(url_args) > 1
+                  and "lesson_id" not in url_args)
+
+
+@pytest.mark.parametrize("endpoint, method", CROSSING, ids=lambda v: str(v))
+def test_a_teacher_reaching_through_their_own_class_for_another_class_s_things_gets_404(app, endpoint, method):
+    """The other teacher names their own class and the kid, attempt or assignment of the kid's class."""
+    from flask import url_for
+
+    with app.app_context():
+        world = build_world()
+    url_args, body, _answers = EXPECT[(endpoint, method)]
+    args = dict(world["args"], **{"class": world["args"]["other_class"], "other_class": world["args"]["class"]})
+    with app.test_request_context():
+        url = url_for(endpoint, **{k: _fill(v, args) for k, v in url_args.items()})
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["_user_id"] = str(world["users"][OTHER_TEACHER])
+    with app.app_context():
+        before = snapshot()
+    data = {k: _fill(v, args) for k, v in body.items()} if body else None
+    response = client.open(url, method=method, data=data)
+    assert response.status_code == 404
+    with app.app_context():
+        assert snapshot() == before
