@@ -142,3 +142,18 @@ def test_a_busy_machine_gets_the_same_answers(monkeypatch):
 def test_the_server_limits_keep_the_node_budget():
     assert judge_module.SERVER_LIMITS.nodes == Limits().nodes
     assert judge_module.SERVER_LIMITS.seconds < Limits().seconds
+
+
+def test_first_moves_read_out_of_budget_are_unknown_not_refuted():
+    """A move whose reading ran out of budget is neither a win nor a refuted move: the checker reports it."""
+    from teach.go import Game
+    from teach.go.judge import Goal, Judge
+    from teach.go.reading import Limits
+
+    game = Game(9)
+    game.setup(black=["C5", "E5", "D4"], white=["D5"])
+    tight = Judge(game, Goal("capture", ("D5",)), Limits(nodes=3000)).solve()
+    assert tight.unknown and not set(tight.unknown) & (set(tight.winning) | set(tight.refutations))
+    full = Judge(game, Goal("capture", ("D5",))).solve()
+    assert full.unknown == [] and sorted(full.winning) == ["C6", "D6", "D7", "E6"]
+    assert set(tight.unknown) <= set(full.refutations)

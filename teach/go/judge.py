@@ -76,6 +76,7 @@ class Solution:
     status: str  # win | ko | lose | unknown
     winning: dict[str, str] = field(default_factory=dict)  # move -> win | ko
     refutations: dict[str, str | None] = field(default_factory=dict)  # losing move -> the opponent's answer
+    unknown: list[str] = field(default_factory=list)  # first moves whose reading ran out of budget: not proven
 
 
 @dataclass
@@ -486,6 +487,8 @@ class Judge:
         for name, verdict in verdicts:
             if verdict.result in ("correct", "continue"):
                 solution.winning[name] = "ko" if verdict.ko else "win"
+            elif verdict.result == "wrong" and verdict.reason == "unknown":
+                solution.unknown.append(name)  # neither a win nor a refuted move: never a wrong certainty
             elif verdict.result == "wrong":
                 solution.refutations[name] = verdict.reply
         return solution

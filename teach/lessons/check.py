@@ -250,6 +250,10 @@ class Checker:
             self.error(path + ("goal",), f"the reader ran out of budget on this puzzle ({goal_text}): "
                                          f"make it smaller or simpler", key=True)
             return
+        if solution.unknown:
+            self.error(path + ("goal",), f"the reader ran out of budget on {_moves(solution.unknown)} "
+                                         f"({goal_text}): make the puzzle smaller or simpler", key=True)
+            return
         winning = solution.winning
         if not winning:
             self.error(path + ("goal",), f"no first move wins ({goal_text}): the goal cannot be reached", key=True)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from teach.go import Game
-from teach.go.judge import Goal, Judge
+from teach.go.judge import SERVER_LIMITS, Goal, Judge
 
 from .diagram import Position
 
@@ -81,7 +81,7 @@ class Puzzle(Step):
         """One judge per puzzle, kept so its reading cache serves every move judged."""
         j = self.__dict__.get("_judge")
         if j is None:
-            j = Judge(self.start(), self.goal_object())
+            j = Judge(self.start(), self.goal_object(), SERVER_LIMITS)
             self.__dict__["_judge"] = j
         return j
 
