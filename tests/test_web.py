@@ -343,3 +343,12 @@ def test_sqlite_runs_with_write_ahead_logging(app):
     with app.app_context():
         assert db.session.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
         assert db.session.execute(sa.text("PRAGMA foreign_keys")).scalar() == 1
+
+
+def test_every_reason_the_judge_gives_has_kid_words_and_a_lesson_key():
+    from teach.go.judge import REASONS
+    from teach.lessons import schema
+    from teach.web.messages import REASONS as WORDS
+
+    assert set(REASONS) <= set(WORDS)
+    assert set(REASONS) == set(schema.PUZZLE["properties"]["wrong"]["properties"])

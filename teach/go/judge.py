@@ -41,6 +41,9 @@ from .game import COLOR_NAMES, EMPTY, Game, IllegalMove
 from .reading import INVERT, KO_A, KO_B, LOSE, WIN, BudgetExceeded, Limits, Reader
 
 GOALS = ("capture", "save", "live", "kill", "race", "connect", "cut")
+# every Verdict.reason of a wrong move (see the module docstring); lessons may word each one for kids
+REASONS = ("escapes", "captured-you", "self-atari", "not-a-liberty", "lives", "dies", "loses-race", "seki", "cut",
+           "connected", "unknown")
 ATTACKING = ("capture", "kill", "race", "cut")  # goals about the opponent's stones
 PAIRS = ("connect", "cut")  # goals about exactly two chains
 STATUS = {WIN: "win", KO_A: "ko", KO_B: "ko", LOSE: "lose"}

@@ -6,6 +6,8 @@ import difflib
 
 import jsonschema
 
+from teach.go.judge import REASONS
+
 from .errors import LessonError, Source
 from .yamlsource import kind_of
 
@@ -61,8 +63,7 @@ PUZZLE = _step({
     "hint": TEXT,
     "success": TEXT,
     "wrong": {"type": "object", "x-what": "messages per reason",
-              "properties": {k: TEXT for k in ("escapes", "captured-you", "self-atari", "lives", "dies",
-                                                "not-a-liberty", "unknown")},
+              "properties": {k: TEXT for k in REASONS},
               "additionalProperties": False},
     "ko": {"type": "boolean", "x-what": "true or false"},
 }, ["goal", "target", "text"])
