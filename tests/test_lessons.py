@@ -256,3 +256,4 @@ def test_cli_check_prints_errors_and_summary_and_json(tmp_path):
     result = runner.invoke(lessons_group, ["check", str(tmp_path / "first-catch.yaml"), "--json"])
     data = json.loads(result.output)
     assert result.exit_code == 0 and data["ok"] and data["puzzles"] == 1 and data["errors"] == []
+

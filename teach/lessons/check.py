@@ -255,6 +255,13 @@ class Checker:
                                          f"({goal_text}): make the puzzle smaller or simpler", key=True)
             return
         winning = solution.winning
+        if (solution.status == "lose") == bool(winning):
+            # the reading from the start and the readings after each first move disagree: one of them is wrong
+            self.error(path + ("goal",), f"the reader contradicts itself on this puzzle ({goal_text}): the start "
+                                         f"reads as {solution.status}, but the winning first moves are "
+                                         f"{_moves(list(winning)) if winning else 'none'}; change the position",
+                       key=True)
+            return
         if not winning:
             self.error(path + ("goal",), f"no first move wins ({goal_text}): the goal cannot be reached", key=True)
             return
