@@ -465,11 +465,12 @@ class GtpEngine:
 
     # ------------------------------------------------------------------ tactical reading (GNU Go's result codes)
     def _reader(self):
-        from .reading import Reader
+        from .reading import Limits, Reader
 
         key = (self.game.hash, self.game._to_move, self.game._ko, self.game._ko_color)
         if getattr(self, "_reader_key", None) != key:
-            self._reader_cache = Reader(self.game)
+            # a GTP controller waits on each answer: the reader answers within 2 s (0 when it could not finish)
+            self._reader_cache = Reader(self.game, Limits(seconds=2.0))
             self._reader_key = key
         return self._reader_cache
 
