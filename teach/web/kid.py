@@ -195,20 +195,37 @@ def move(lesson_id: str, step: int):
     """Judge one move of a puzzle. Body: {"move": "D4", "attempt": id or null, "ply": moves the page has seen}."""
     lesson, progress_rows = _open_lesson_and_progress(lesson_id)
     puzzle = _step_or_404(lesson, step, ("puzzle",))
-    data = _json_body()
+    judge = content.judge_for(lesson.id, step) if lesson.id in content.catalog().lessons else puzzle.judge()
+
+    def progress() -> LessonProgress:
+        return progress_rows.get(lesson.id) or _progress_for(lesson)
+
+    def solved() -> dict:
+        return _advance(lesson, progress(), step)
+
+    def failed() -> None:
+        p = progress()
+        p.mistakes = (p.mistakes or 0) + 1
+
+    return judge_move(puzzle, judge, lesson.id, step, _json_body(), solved, failed)
+
+
+def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=None):
+    """The move contract of every puzzle page (lessons and practice): judge the kid's move in the line on record,
+    store it in the attempt under ``key``/``step``, and answer with both boards and the kid-language message.
+    ``solved()`` returns what the page needs next; ``failed()`` notes a mistake."""
     point = data.get("move")
     start = puzzle.start()
     if not _on_board(start, point):
         return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
     point = point.strip().upper()
-    attempt = _open_attempt(lesson.id, step, data.get("attempt"))
+    attempt = _open_attempt(key, step, data.get("attempt"))
     played = [m for entry in attempt.moves for m in (entry["move"], entry.get("reply")) if m] if attempt else []
     ply = data.get("ply")
     if attempt is not None and isinstance(ply, int) and ply != len(played):
         # the same tap sent twice, or a second tab: answer with what is already on record
         return jsonify(result="stale", attempt=attempt.id, rows=_rows_after(start, played), ply=len(played),
                        message=messages.stale()), 409
-    judge = content.judge_for(lesson.id, step) if lesson.id in content.catalog().lessons else puzzle.judge()
     try:
         verdict = judge.judge(played, point)
     except GoalError:
@@ -216,11 +233,10 @@ def move(lesson_id: str, step: int):
     if verdict.result == "illegal":
         return jsonify(result="illegal", reason=verdict.reason, message=messages.illegal(verdict.reason))
     if attempt is None:
-        attempt = Attempt(kid_id=current_user.id, lesson_id=lesson.id, step=step, moves=[], first_move=point)
+        attempt = Attempt(kid_id=current_user.id, lesson_id=key, step=step, moves=[], first_move=point)
         db.session.add(attempt)
     entry = {"move": point, "verdict": verdict.result, "reason": verdict.reason, "reply": verdict.reply}
     attempt.moves = attempt.moves + [entry]
-    progress = progress_rows.get(lesson.id) or _progress_for(lesson)
     after_move, after_reply = _rows_after_move_and_reply(start, played + [point], verdict.reply)
     body = {"result": verdict.result, "reason": verdict.reason, "reply": verdict.reply, "attempt": None,
             "rows": after_move, "reply_rows": after_reply if verdict.reply else None}
@@ -228,12 +244,13 @@ def move(lesson_id: str, step: int):
         attempt.result = "solved"
         attempt.finished_at = utcnow()
         body["message"] = messages.success(puzzle, g.lang)
-        body.update(_advance(lesson, progress, step))
+        body.update(solved())
         body["milestones"] = new_milestones()
     elif verdict.result == "wrong":
         attempt.result = "failed"
         attempt.finished_at = utcnow()
-        progress.mistakes = (progress.mistakes or 0) + 1
+        if failed is not None:
+            failed()
         body["message"] = messages.wrong(puzzle, verdict.reason, g.lang)
     else:
         body["message"] = messages.keep_going()

@@ -19,7 +19,7 @@ from teach.models import Attempt, utcnow
 from teach.web import messages
 from teach.web.board import render_board
 from teach.web.extensions import db
-from teach.web.kid import _json_body, _on_board, _quiz_right, _rows_after, kid_required, new_milestones
+from teach.web.kid import _json_body, _quiz_right, judge_move, kid_required, new_milestones
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
 SET_SIZE = 10
@@ -100,46 +100,8 @@ def move(topic: str, level: int, seed: int, index: int):
     s = _step_or_404(topic, level, seed, index)
     if type(s).__name__ != "Puzzle":
         abort(404)
-    data = _json_body()
-    point = data.get("move")
-    start_game = s.start()
-    if not _on_board(start_game, point):
-        return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
-    point = point.strip().upper()
-    key = _key(topic, level, seed)
-    attempt = None
-    if data.get("attempt") is not None:
-        attempt = db.session.get(Attempt, data["attempt"]) if isinstance(data["attempt"], int) else None
-        if attempt is None or attempt.kid_id != current_user.id or attempt.lesson_id != key \
-                or attempt.step != index or attempt.result != "open":
-            abort(404)
-    played = [m for e in attempt.moves for m in (e["move"], e.get("reply")) if m] if attempt else []
-    verdict = s.judge().judge(played, point)
-    if verdict.result == "illegal":
-        return jsonify(result="illegal", reason=verdict.reason, message=messages.illegal(verdict.reason))
-    if attempt is None:
-        attempt = Attempt(kid_id=current_user.id, lesson_id=key, step=index, moves=[], first_move=point)
-        db.session.add(attempt)
-    attempt.moves = attempt.moves + [{"move": point, "verdict": verdict.result, "reason": verdict.reason,
-                                      "reply": verdict.reply}]
-    body = {"result": verdict.result, "reason": verdict.reason, "reply": verdict.reply, "attempt": None,
-            "rows": _rows_after(start_game, played + [point]),
-            "reply_rows": _rows_after(start_game, played + [point, verdict.reply]) if verdict.reply else None}
-    if verdict.result == "correct":
-        attempt.result, attempt.finished_at = "solved", utcnow()
-        body.update(message=messages.success(s, g.lang), next=_next_url(topic, level, seed, index))
-        body["milestones"] = new_milestones()
-    elif verdict.result == "wrong":
-        attempt.result, attempt.finished_at = "failed", utcnow()
-        body["message"] = messages.wrong(s, verdict.reason, g.lang)
-    else:
-        body["message"] = messages.keep_going()
-    db.session.flush()
-    if verdict.result == "continue":
-        body["attempt"] = attempt.id
-        body["ply"] = len(played) + 1 + (1 if verdict.reply else 0)
-    db.session.commit()
-    return jsonify(body)
+    return judge_move(s, s.judge(), _key(topic, level, seed), index, _json_body(),
+                      lambda: {"next": _next_url(topic, level, seed, index)})
 
 
 @bp.post("/<topic>/<int:level>/<int:seed>/<int:index>/answer")
