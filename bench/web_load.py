@@ -231,17 +231,18 @@ def free_port() -> int:
 class Server:
     """gunicorn as the README runs it: ``gunicorn -w N 'teach.web:create_app()'`` (sync workers)."""
 
-    def __init__(self, app_spec: str, workers: int, env: dict, chdir: Path = ROOT) -> None:
+    def __init__(self, app_spec: str, workers: int, env: dict, chdir: Path = ROOT, preload: bool = False) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.cmd = [str(ROOT / ".venv/bin/gunicorn"), "-w", str(workers), "-b", f"127.0.0.1:{self.port}",
-                    "--chdir", str(chdir), "--log-level", "warning", "--timeout", "60", app_spec]
+                    "--chdir", str(chdir), "--log-level", "warning", "--timeout", "60",
+                    *(["--preload"] if preload else []), app_spec]
         self.env = {**os.environ, **env}
         self.proc: subprocess.Popen | None = None
 
     def __enter__(self) -> "Server":
         self.proc = subprocess.Popen(self.cmd, env=self.env, cwd=ROOT, start_new_session=True)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300  # a preloaded app solves every lesson puzzle before it listens
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"gunicorn exited with {self.proc.returncode}")
@@ -251,7 +252,7 @@ class Server:
             except OSError:
                 time.sleep(0.2)
         else:
-            raise RuntimeError("gunicorn did not start listening within 60 s")
+            raise RuntimeError("gunicorn did not start listening within 300 s")
         return self
 
     def workers(self) -> list[int]:
@@ -667,8 +668,9 @@ def bench_database(kind: str, args, mix: list[dict]) -> dict:
             lessons = sorted({p["lesson"] for p in mix})
             kids = populate(url, args.kids, lessons)
             setup = time.perf_counter() - t
-            env = {"DATABASE_URL": url, "REDIS_URL": args.redis, "TEACH_SECRET_KEY": "bench-" + os.urandom(8).hex()}
-            with Server("teach.web:create_app()", args.workers, env) as server:
+            env = {"DATABASE_URL": url, "REDIS_URL": args.redis, "TEACH_SECRET_KEY": "bench-" + os.urandom(8).hex(),
+                   "TEACH_PREWARM_JUDGES": "true" if args.prewarm else "false"}
+            with Server("teach.web:create_app()", args.workers, env, preload=args.prewarm) as server:
                 result = run_generator(server, {"kids": kids, "mix": mix, "phases": phases(args, args.ramp),
                                                 "seed": args.seed}, folder)
         finally:
@@ -733,6 +735,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--step-seconds", type=float, default=10.0, help="seconds per ramp step")
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/7", help="rate-limit storage (the README's Redis)")
     ap.add_argument("--no-bare", action="store_true")
+    ap.add_argument("--no-prewarm", dest="prewarm", action="store_false",
+                    help="serve without solving the lesson puzzles first (gunicorn --preload, as the README deploys)")
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args(argv)
 
@@ -742,7 +746,8 @@ def main(argv: list[str] | None = None) -> int:
     longest = max(len(l) for p in mix for l in p["lines"])
     print(f"move mix: {len(mix)} puzzles from {len({p['lesson'] for p in mix})} lessons ({', '.join(MIX_TOPICS)}), "
           f"{n_lines} winning lines (up to {longest} kid moves), read in {time.perf_counter() - t:.1f} s")
-    print(f"server: gunicorn -w {args.workers} (sync workers), Redis rate limits; {os.cpu_count()} cores; "
+    print(f"server: gunicorn -w {args.workers} (sync workers{', --preload with every lesson puzzle solved first' if args.prewarm else ''}), "
+          f"Redis rate limits; {os.cpu_count()} cores; "
           f"load average before: {os.getloadavg()[0]:.1f}")
     results = {}
     for kind in [d.strip() for d in args.db.split(",") if d.strip()]:

@@ -352,3 +352,18 @@ def test_every_reason_the_judge_gives_has_kid_words_and_a_lesson_key():
 
     assert set(REASONS) <= set(WORDS)
     assert set(REASONS) == set(schema.PUZZLE["properties"]["wrong"]["properties"])
+
+
+def test_prewarm_solves_every_lesson_puzzle_before_kids_arrive(tmp_path):
+    from pathlib import Path
+
+    from teach.web import content, create_app
+
+    lessons = Path(__file__).resolve().parent / "web_lessons"
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "LESSONS_DIR": str(lessons),
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'p.sqlite'}"})
+    with app.app_context():
+        assert content.prewarm() == 2
+        judge = content.judge_for("web-first", 1)
+        first = judge.judge([], "D4")
+        assert first.result == "wrong" and judge.judge([], "D4") == first

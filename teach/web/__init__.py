@@ -42,6 +42,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         KID_LOCK_AFTER=5,  # wrong picture passwords in a row before a kid's picture login locks
         KID_LOCK_MINUTES=15,
+        PREWARM_JUDGES=False,  # solve every lesson puzzle at start (with gunicorn --preload: once for all workers)
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("TEACH")
@@ -58,6 +59,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_blueprints(app)
     register_errorhandlers(app)
     register_commands(app)
+    if app.config.get("PREWARM_JUDGES"):
+        from teach.web import content
+
+        with app.app_context():
+            content.prewarm()
     return app
 
 

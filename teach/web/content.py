@@ -49,3 +49,16 @@ def judge_for(lesson_id: str, step: int):
     """The judge of one puzzle step, shared by every request in this process (its cache fills as kids play)."""
     catalog()
     return _judge(current_app.config["LESSONS_DIR"], lesson_id, step)
+
+
+def prewarm() -> int:
+    """Solve every lesson puzzle once, so each first move a kid can play is already judged (DESIGN: puzzles are
+    static, solve each once). Run before the workers fork (gunicorn --preload), the answers are shared by all of
+    them. Returns the number of puzzles solved."""
+    solved = 0
+    for lesson in catalog().lessons.values():
+        for index, step in enumerate(lesson.steps):
+            if type(step).__name__ == "Puzzle":
+                judge_for(lesson.id, index).solve()
+                solved += 1
+    return solved
