@@ -8,23 +8,12 @@ from teach.go import Game
 from teach.go.connection import ConnectionReader, gtp_connect
 from teach.go.judge import Goal, GoalError, Judge
 from teach.go.race import SEKI, WIN, RaceReader
+from conftest import build_position
 
 
 def board(rows: list[str], to_play: str = "black") -> Game:
     """A position from rows of X (black), O (white) and . (empty), top row first."""
-    size = len(rows)
-    game = Game(size)
-    black, white = [], []
-    for r, row in enumerate(rows):
-        for c, ch in enumerate(row.replace(" ", "")):
-            p = (size - 1 - r) * size + c
-            if ch == "X":
-                black.append(p)
-            elif ch == "O":
-                white.append(p)
-    game.setup(black=black, white=white)
-    game.to_play = to_play
-    return game
+    return build_position(rows, to_play)
 
 
 def swap(rows: list[str]) -> list[str]:

@@ -11,25 +11,14 @@ import pytest
 from teach.go import Game
 from teach.go.judge import Goal, GoalError, Judge
 from teach.go.reading import KO_A, LOSE, WIN, BudgetExceeded, Limits, Reader, ladder_attack
+from conftest import build_position
 
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None)
 
 
 def board(rows: list[str], to_play: str = "black") -> Game:
     """A position from rows of X (black), O (white) and . (empty), top row first."""
-    size = len(rows)
-    game = Game(size)
-    black, white = [], []
-    for r, row in enumerate(rows):
-        for c, ch in enumerate(row.replace(" ", "")):
-            p = (size - 1 - r) * size + c
-            if ch == "X":
-                black.append(p)
-            elif ch == "O":
-                white.append(p)
-    game.setup(black=black, white=white)
-    game.to_play = to_play
-    return game
+    return build_position(rows, to_play)
 
 
 LADDER = ["C4", "D3", "E5"]  # black stones; white D4 has two liberties (D5, E4) and runs in a ladder
