@@ -180,12 +180,21 @@ class Assignment(db.Model):
     lesson_id: Mapped[str] = mapped_column(sa.String(80))
     topic_id: Mapped[str | None] = mapped_column(sa.String(80))  # set when the lesson came with a whole topic
     kid_ids: Mapped[list | None] = mapped_column(sa.JSON)  # chosen kids; None: the whole class
+    # a practice set given as homework: every kid of the class gets the same puzzles (one seed); its lesson_id is
+    # the key practice attempts are stored under, practice:<topic>:<level>:<seed>
+    practice_topic: Mapped[str | None] = mapped_column(sa.String(40))
+    practice_level: Mapped[int | None]
+    practice_seed: Mapped[int | None]
     due_on: Mapped[date]
     created_by: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     def for_kid(self, kid_id: int) -> bool:
         return self.kid_ids is None or kid_id in self.kid_ids
+
+    @property
+    def is_practice(self) -> bool:
+        return self.practice_topic is not None
 
 
 class TeacherLesson(db.Model):

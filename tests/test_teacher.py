@@ -184,6 +184,55 @@ def test_a_topic_assignment_gives_every_lesson_of_it(demo, client):
             Assignment.topic_id == "capture"))) == ["web-first", "web-second"]
 
 
+def test_a_practice_set_is_assigned_with_one_seed_and_its_progress_shown(demo, client):
+    teacher_login(client)
+    class_id = demo_class(demo)
+    lily, ming = kid_id(demo, "Lily"), kid_id(demo, "明明")
+    today = date.today().isoformat()
+    with demo.app_context():
+        before = db.session.scalar(sa.select(sa.func.count()).select_from(Assignment))
+    for bad, says in (({"what": "practice:dragons:1", "due": today}, "Choose a practice topic"),
+                      ({"what": "practice:capture:7", "due": today}, "Choose a practice topic"),
+                      ({"what": "practice:capture:1", "seed": "12ab", "due": today}, "digits only"),
+                      ({"what": "practice:capture:1", "seed": "1234", "due": "2000-01-01"}, "passed already")):
+        r = client.post(f"/teach/classes/{class_id}/assignments", data=bad, headers=EN, follow_redirects=True)
+        assert says in r.get_data(as_text=True)
+    with demo.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Assignment)) == before
+        db.session.execute(sa.delete(Assignment))
+        db.session.commit()
+    client.post(f"/teach/classes/{class_id}/assignments",
+                data={"what": "practice:capture:2", "seed": "1234", "due": today, "kids": [str(lily)]})
+    client.post(f"/teach/classes/{class_id}/assignments", data={"what": "practice:atari:1", "due": today})
+    with demo.app_context():
+        given = {a.practice_topic: a for a in db.session.scalars(sa.select(Assignment))}
+        assert given["capture"].practice_seed == 1234 and given["capture"].lesson_id == "practice:capture:2:1234"
+        assert given["capture"].kid_ids == [lily] and given["atari"].kid_ids is None
+        atari_seed = given["atari"].practice_seed
+        assert atari_seed is not None and given["atari"].practice_level == 1
+    page = client.get(f"/teach/classes/{class_id}", headers=EN).get_data(as_text=True)
+    assert "seed 1234" in page
+    lily_client = demo.test_client()
+    lily_client.post(f"/kids/CAT234/{lily}", data={"pictures": "star,apple,sun"})
+    lily_map = lily_client.get("/learn/", headers=EN).get_data(as_text=True)
+    assert "/practice/capture/2?seed=1234" in lily_map and f"/practice/atari/1?seed={atari_seed}" in lily_map
+    r = lily_client.get("/practice/capture/2?seed=1234")
+    assert r.headers["Location"].endswith("/practice/capture/2/1234/0")  # the class's set, not a new one
+    ming_client = demo.test_client()
+    ming_client.post(f"/kids/CAT234/{ming}", data={"pictures": "cat,fish,moon"})
+    ming_map = ming_client.get("/learn/").get_data(as_text=True)
+    assert "seed=1234" not in ming_map and f"seed={atari_seed}" in ming_map  # same seed for the whole class
+    with demo.app_context():  # two puzzles solved (one of them twice) and one failed
+        for step, result in ((0, "solved"), (0, "solved"), (1, "solved"), (2, "failed")):
+            db.session.add(Attempt(kid_id=lily, lesson_id="practice:capture:2:1234", step=step, result=result))
+        db.session.commit()
+    dash = client.get(f"/teach/classes/{class_id}/dashboard", headers=EN).get_data(as_text=True)
+    assert f'data-practice="practice:capture:2:1234" data-kid="{lily}" data-solved="2"' in dash
+    assert f'data-practice="practice:capture:2:1234" data-kid="{ming}"' not in dash  # not given to 明明
+    assert f'data-practice="practice:atari:1:{atari_seed}" data-kid="{ming}" data-solved="0"' in dash
+    assert "2 of 10 solved" in lily_client.get("/learn/", headers=EN).get_data(as_text=True)
+
+
 def _play_wrong_then_right(app, name, pictures, wrong):
     c = app.test_client()
     c.post(f"/kids/CAT234/{kid_id(app, name)}", data={"pictures": pictures})

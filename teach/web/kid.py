@@ -112,7 +112,24 @@ def lesson_map():
         progress.get(l.id) and progress[l.id].finished_at)), None)
     return render_template("kid/map.html", topics=content.catalog().topics, progress=progress,
                            unlocked=unlocked, next_id=next_id, homework=homework, assigned=assigned,
-                           class_lessons=classroom.class_lessons(current_user.id))
+                           class_lessons=classroom.class_lessons(current_user.id),
+                           practice_homework=_practice_homework())
+
+
+def _practice_homework() -> list[dict]:
+    """Practice sets this kid's teachers gave (earliest due first), with how many of their puzzles are solved."""
+    from teach.web.practice import NAMES, PICTURES, SET_SIZE
+
+    sets = {a.lesson_id: a for a in reversed(classroom.assignments_for(current_user)) if a.is_practice}
+    if not sets:
+        return []
+    solved = dict(db.session.execute(
+        sa.select(Attempt.lesson_id, sa.func.count(sa.distinct(Attempt.step)))
+        .where(Attempt.kid_id == current_user.id, Attempt.lesson_id.in_(list(sets)), Attempt.result == "solved")
+        .group_by(Attempt.lesson_id)).all())
+    return [{"assignment": a, "name": NAMES[a.practice_topic], "picture": PICTURES.get(a.practice_topic, ""),
+             "solved": solved.get(key, 0), "total": SET_SIZE}
+            for key, a in sorted(sets.items(), key=lambda x: (x[1].due_on, x[1].id))]
 
 
 @bp.get("/stickers")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import secrets
 import tempfile
 from datetime import date
 from functools import wraps
@@ -106,7 +107,14 @@ def class_page(class_id: int):
                            archived_kids=classroom.class_kids(group.id, archived=True), teachers=teachers,
                            assignments=assignments, catalog=content.catalog(), own_lessons=own,
                            other_classes=[c for c in _my_classes(False) if c.id != group.id],
-                           today=date.today(), now=utcnow())
+                           today=date.today(), now=utcnow(), **_practice_choices())
+
+
+def _practice_choices() -> dict:
+    from teach.lessons.practice import LEVELS, TOPICS
+    from teach.web.practice import NAMES
+
+    return {"practice_topics": TOPICS, "practice_levels": LEVELS, "practice_names": NAMES}
 
 
 @bp.post("/classes/<int:class_id>/rename")
@@ -307,10 +315,17 @@ def assign(class_id: int):
     cat = content.catalog()
     what = request.form.get("what", "")
     kind, _sep, ident = what.partition(":")
+    practice = None
     if kind == "lesson" and ident in cat.lessons:
         lesson_ids, topic_id = [ident], None
     elif kind == "topic" and cat.topic(ident) is not None and cat.topic(ident).lessons:
         lesson_ids, topic_id = [l.id for l in sorted(cat.topic(ident).lessons, key=lambda l: (l.order, l.id))], ident
+    elif kind == "practice":
+        practice = _practice_choice(ident, request.form.get("seed", ""))
+        if practice is None:
+            flash(_("Choose a practice topic and level (and a seed of digits only, or none)."), "error")
+            return redirect(url_for("teacher.class_page", class_id=group.id))
+        lesson_ids, topic_id = [practice_key(*practice)], None
     else:
         flash(_("Choose a lesson or a topic."), "error")
         return redirect(url_for("teacher.class_page", class_id=group.id))
@@ -327,12 +342,38 @@ def assign(class_id: int):
         in_class = {k.id for k in classroom.class_kids(group.id)}
         if not set(chosen) <= in_class:
             abort(404)
+    topic, level, seed = practice or (None, None, None)
     for lesson_id in lesson_ids:
         db.session.add(Assignment(group_id=group.id, lesson_id=lesson_id, topic_id=topic_id,
-                                  kid_ids=chosen or None, due_on=due, created_by=current_user.id))
+                                  kid_ids=chosen or None, due_on=due, created_by=current_user.id,
+                                  practice_topic=topic, practice_level=level, practice_seed=seed))
     db.session.commit()
     flash(_("Assigned."), "ok")
     return redirect(url_for("teacher.class_page", class_id=group.id))
+
+
+def practice_key(topic: str, level: int, seed: int) -> str:
+    """The lesson id practice attempts are stored under (as the practice pages store them)."""
+    return f"practice:{topic}:{level}:{seed}"
+
+
+def _practice_choice(ident: str, raw_seed: str) -> tuple[str, int, int] | None:
+    """(topic, level, seed) from ``<topic>:<level>`` and an optional seed; one seed for the whole class, so every
+    kid gets the same puzzles. None when any part is not a real practice set."""
+    from teach.lessons.practice import LEVELS, TOPICS
+    from teach.web.practice import MAX_SEED
+
+    topic, _sep, level = ident.partition(":")
+    raw_seed = raw_seed.strip()
+    if topic not in TOPICS or not level.isdigit() or int(level) not in LEVELS:
+        return None
+    if raw_seed:
+        if not raw_seed.isdigit() or int(raw_seed) >= MAX_SEED:
+            return None
+        seed = int(raw_seed)
+    else:
+        seed = secrets.randbelow(MAX_SEED)
+    return topic, int(level), seed
 
 
 @bp.post("/classes/<int:class_id>/assignments/<int:assignment_id>/delete")
@@ -380,7 +421,27 @@ def _dashboard_data(group: Group) -> dict:
              if c.stuck and kid_id in by_id and lid in cat.lessons]
     puzzles = {l.id: [i for i, s in enumerate(l.steps) if type(s).__name__ == "Puzzle"] for l in lessons}
     return {"kids": kids, "lessons": lessons, "rows": rows, "overdue": overdue, "stuck": stuck,
-            "puzzles": puzzles}
+            "puzzles": puzzles, "practice": _practice_progress(group, kids, assignments)}
+
+
+def _practice_progress(group: Group, kids: list[User], assignments) -> list[dict]:
+    """Each practice set given to the class, and how many of its puzzles each kid solved (one query)."""
+    from teach.web.practice import NAMES, SET_SIZE
+
+    sets = [a for a in assignments if a.is_practice]
+    if not sets:
+        return []
+    solved: dict[tuple[int, str], int] = {}
+    for kid_id, key, count in db.session.execute(
+            sa.select(Attempt.kid_id, Attempt.lesson_id, sa.func.count(sa.distinct(Attempt.step)))
+            .where(Attempt.kid_id.in_(classroom.kid_ids_of(group.id)),
+                   Attempt.lesson_id.in_([a.lesson_id for a in sets]), Attempt.result == "solved")
+            .group_by(Attempt.kid_id, Attempt.lesson_id)):
+        solved[(kid_id, key)] = count
+    today = date.today()
+    return [{"assignment": a, "name": NAMES[a.practice_topic], "total": SET_SIZE,
+             "kids": [(k, solved.get((k.id, a.lesson_id), 0)) for k in kids if a.for_kid(k.id)],
+             "late": a.due_on < today} for a in sets]
 
 
 @bp.get("/classes/<int:class_id>/dashboard")

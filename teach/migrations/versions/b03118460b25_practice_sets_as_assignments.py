@@ -1,0 +1,30 @@
+"""practice sets as assignments: a teacher hands a class one practice set (topic, level, seed)
+
+Revision ID: b03118460b25
+Revises: 8b5d0849ff83
+Create Date: 2026-11-29 17:51:08.218555
+
+"""
+from alembic import op
+import sqlalchemy as sa
+
+
+# revision identifiers, used by Alembic.
+revision = 'b03118460b25'
+down_revision = '8b5d0849ff83'
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    with op.batch_alter_table('assignment', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('practice_topic', sa.String(length=40), nullable=True))
+        batch_op.add_column(sa.Column('practice_level', sa.Integer(), nullable=True))
+        batch_op.add_column(sa.Column('practice_seed', sa.Integer(), nullable=True))
+
+
+def downgrade():
+    with op.batch_alter_table('assignment', schema=None) as batch_op:
+        batch_op.drop_column('practice_seed')
+        batch_op.drop_column('practice_level')
+        batch_op.drop_column('practice_topic')
