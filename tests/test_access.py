@@ -118,6 +118,7 @@ EXPECT = {
     ("parent.kid_page", "GET"): ({"kid_id": "{kid}"}, None, parent_only(200)),
     ("parent.reset_pictures", "POST"): ({"kid_id": "{kid}"}, None, parent_only(200)),
     ("parent.export", "GET"): ({"kid_id": "{kid}"}, None, parent_only(200)),
+    ("parent.week", "GET"): ({"kid_id": "{kid}"}, None, parent_only(200)),
     ("parent.delete", "POST"): ({"kid_id": "{kid}"}, {"confirm": "明明"}, parent_only(302)),
 }
 

@@ -127,3 +127,45 @@ def test_a_parent_gives_a_locked_kid_a_new_picture_password(demo, client):
     assert "HOME56" in page
     pictures = re.search(r'data-pictures="([a-z,]+)"', page).group(1)
     assert kid.post(f"/kids/HOME56/{ming}", data={"pictures": pictures}).status_code == 302
+
+
+def test_the_weekly_summary_shows_only_the_last_seven_days(demo, client):
+    from datetime import date, timedelta
+
+    from teach.models import Assignment, utcnow
+
+    ming = kid_id(demo, "明明")
+    now = utcnow()
+    with demo.app_context():
+        class_id = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+        db.session.add_all([
+            LessonProgress(kid_id=ming, lesson_id="web-first", stars=2, finished_at=now - timedelta(days=1)),
+            LessonProgress(kid_id=ming, lesson_id="web-second", stars=3, finished_at=now - timedelta(days=12)),
+            StickerAward(kid_id=ming, sticker_id="web-first-badge", awarded_at=now - timedelta(days=1)),
+            StickerAward(kid_id=ming, sticker_id="web-second-star", awarded_at=now - timedelta(days=12)),
+            # two tries this week of 90 s each, one old try that must not count
+            Attempt(kid_id=ming, lesson_id="web-first", step=1, result="solved", started_at=now - timedelta(days=2),
+                    finished_at=now - timedelta(days=2) + timedelta(seconds=90)),
+            Attempt(kid_id=ming, lesson_id="web-first", step=1, result="failed", started_at=now - timedelta(days=3),
+                    finished_at=now - timedelta(days=3) + timedelta(seconds=90)),
+            Attempt(kid_id=ming, lesson_id="web-second", step=0, result="solved",
+                    started_at=now - timedelta(days=20), finished_at=now - timedelta(days=20, seconds=-500)),
+            Assignment(group_id=class_id, lesson_id="practice:net:2:77", practice_topic="net", practice_level=2,
+                       practice_seed=77, due_on=date.today() + timedelta(days=2)),
+        ])
+        db.session.commit()
+    login(client, "parent@example.com", "little-mouse-42")
+    assert f"/family/kids/{ming}/week" in client.get(f"/family/kids/{ming}", headers=EN).get_data(as_text=True)
+    r = client.get(f"/family/kids/{ming}/week", headers=EN)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and "print.css" in page
+    assert re.findall(r'data-lesson="([\w-]+)" data-stars="(\d)"', page) == [("web-first", "2")]
+    week_stickers = page[page.index('class="week-stickers"'):page.index('class="week-time"')]
+    assert "Police badge" in week_stickers and "Little star" not in week_stickers
+    assert 'data-minutes="3" data-tries="2"' in page
+    assert "Practice: Net, level 2" in page
+    zh = client.get(f"/family/kids/{ming}/week", headers={"Accept-Language": "zh"}).get_data(as_text=True)
+    assert "本周完成的课" in zh and "抓住小老鼠" in zh
+    other = demo.test_client()
+    signup_parent(other, "other@example.com")
+    assert other.get(f"/family/kids/{ming}/week").status_code == 404

@@ -110,6 +110,11 @@ def _seconds(started, finished):
     return sa.case((raw > ATTEMPT_CAP, ATTEMPT_CAP), else_=raw)
 
 
+def attempt_seconds():
+    """The seconds one attempt counts for, as a SQL expression (capped like the dashboards' time)."""
+    return _seconds(Attempt.started_at, sa.func.coalesce(Attempt.finished_at, Attempt.started_at))
+
+
 @dataclass
 class Cell:
     """One kid on one lesson."""

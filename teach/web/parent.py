@@ -7,6 +7,7 @@ A parent sees only kids they are linked to; any other kid is a 404.
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from functools import wraps
 
 import sqlalchemy as sa
@@ -14,9 +15,10 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
-from teach.models import Group, Membership, ParentLink, StickerAward, User, utcnow
+from teach.models import Attempt, Group, Membership, ParentLink, StickerAward, User, utcnow
 from teach.web import classroom, content
 from teach.web.extensions import db
+from teach.web.practice import NAMES
 
 bp = Blueprint("parent", __name__, url_prefix="/family")
 
@@ -139,6 +141,33 @@ def kid_page(kid_id: int):
     return render_template("parent/kid.html", kid=kid, s=_summary(kid, grid, cat), catalog=cat,
                            assignments=assignments, timeline=classroom.timeline(kid, cat)[:20],
                            weak=classroom.weak_topics(kid, cat), link_code=classroom.link_code(kid), now=utcnow())
+
+
+@bp.get("/kids/<int:kid_id>/week")
+@parent_required
+def week(kid_id: int):
+    """A printable page of the kid's last seven days: lessons finished (with stars), stickers won, time spent,
+    homework due and what to practise next."""
+    kid = _kid_or_404(kid_id)
+    cat = content.catalog()
+    grid = classroom.progress_grid([kid.id])
+    now = utcnow()
+    since = now - timedelta(days=7)
+    s = _summary(kid, grid, cat)
+    finished = sorted(((l, grid.get(kid.id, l.id)) for l in s["week"]), key=lambda x: x[1].finished)
+    stickers_by_id = {l.sticker.id: l.sticker for l in cat.lessons.values()}
+    new_stickers = [stickers_by_id.get(a.sticker_id) or a.sticker_id for a in db.session.scalars(
+        sa.select(StickerAward).where(StickerAward.kid_id == kid.id, StickerAward.awarded_at >= since)
+        .order_by(StickerAward.awarded_at))]
+    seconds, puzzles = db.session.execute(
+        sa.select(sa.func.sum(classroom.attempt_seconds()), sa.func.count())
+        .where(Attempt.kid_id == kid.id, Attempt.started_at >= since)).one()
+    due = [a for a in classroom.assignments_for(kid) if a.is_practice or (
+        a.lesson_id in cat.lessons and grid.get(kid.id, a.lesson_id).finished is None)]
+    return render_template("parent/week.html", kid=kid, s=s, since=since.date(), until=now.date(),
+                           finished=finished, new_stickers=new_stickers, minutes=round(float(seconds or 0) / 60),
+                           tries=puzzles, assignments=due, catalog=cat, practice_names=NAMES,
+                           weak=classroom.weak_topics(kid, cat)[:3], today=now.date())
 
 
 @bp.get("/kids/<int:kid_id>/export")
