@@ -94,17 +94,18 @@
   }
   function finish(data) {
     done = true;
+    step.querySelectorAll("#check, button.answer, #hint").forEach(function (b) { b.hidden = true; });
     var next = document.getElementById("go-next");
     if (data.finished) {
       var c = document.getElementById("celebrate");
       c.hidden = false;
       document.getElementById("stars-won").textContent = "★".repeat(data.stars) + "☆".repeat(3 - data.stars);
-      if (data.sticker) document.getElementById("sticker-won").textContent = data.sticker.name;
+      if (data.sticker) document.getElementById("sticker-won").textContent = data.sticker.glyph + " " + data.sticker.name;
     }
     if (data.milestones && data.milestones.length) {
       document.getElementById("celebrate").hidden = false;
       var won = document.getElementById("sticker-won");
-      won.textContent = [won.textContent].concat(data.milestones.map(function (m) { return "🏅 " + m.name; }))
+      won.textContent = [won.textContent].concat(data.milestones.map(function (m) { return m.glyph + " " + m.name; }))
         .filter(Boolean).join("  ");
     }
     if (data.next) { next.href = data.next; next.hidden = false; next.focus(); }

@@ -18,6 +18,7 @@ from teach.models import Assignment, Attempt, LessonProgress, Membership, Sticke
 from teach.web import classroom, content, messages, milestones
 from teach.web.board import render_board
 from teach.web.extensions import db
+from teach.web.pictures import glyph
 
 bp = Blueprint("kid", __name__, url_prefix="/learn")
 
@@ -420,13 +421,13 @@ def _advance(lesson, progress: LessonProgress, step: int) -> dict:
     sticker_new = _award(lesson.sticker.id)
     return {"next": url_for("kid.lesson_map"), "finished": True, "stars": stars, "sticker_new": sticker_new,
             "sticker": {"id": lesson.sticker.id, "picture": lesson.sticker.picture,
-                        "name": lesson.sticker.name.get(g.lang)}}
+                        "glyph": glyph(lesson.sticker.picture), "name": lesson.sticker.name.get(g.lang)}}
 
 
 def new_milestones() -> list[dict]:
     """Milestone stickers reached with this answer (awarded once), for the page to celebrate."""
     db.session.flush()
-    return [{"id": m.id, "picture": m.picture, "name": m.get(g.lang)}
+    return [{"id": m.id, "picture": m.picture, "glyph": glyph(m.picture), "name": m.get(g.lang)}
             for m in milestones.award(current_user.id, content.catalog())]
 
 
