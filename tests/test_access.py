@@ -85,6 +85,8 @@ EXPECT = {
     ("teacher.worksheet", "GET"): ({}, None, teacher_only(200, 200)),
     ("teacher.own_lessons", "GET"): ({}, None, teacher_only(200, 200)),
     ("teacher.own_lessons", "POST"): ({}, {}, teacher_only(422, 422)),
+    ("teacher.sgf_problem", "GET"): ({}, None, teacher_only(200, 200)),
+    ("teacher.sgf_problem", "POST"): ({}, {}, teacher_only(422, 422)),
     ("teacher.own_lesson", "GET"): ({"lesson_pk": "{own_lesson}"}, None, teacher_only(200)),
     ("teacher.delete_own_lesson", "POST"): ({"lesson_pk": "{own_lesson}"}, None, teacher_only(302)),
     ("teacher.class_page", "GET"): ({"class_id": "{class}"}, None, teacher_only(200)),

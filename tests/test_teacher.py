@@ -412,3 +412,56 @@ def test_kids_of_the_class_play_their_teachers_own_lesson(demo, client):
     zed.post(f"/kids/OTHER2/{outsider_id}", data={"pictures": "cat,cat,cat"})
     assert "my-own" not in zed.get("/learn/").get_data(as_text=True)
     assert zed.get("/learn/my-own").status_code == 404
+
+
+# the mouse of web-first as an SGF: black E6 D5 F5, white E5 and E3; black to capture at E4
+MOUSE_SGF = b"(;GM[1]FF[4]SZ[9]PL[B]AB[ed][de][fe]AW[ee][eg]C[from a book])"
+SGF_FORM = {"goal": "capture", "target": "e5", "topic": "capture", "text_zh": "抓住白老鼠！",
+            "text_en": "Catch the white mouse!"}
+
+
+def _own_lesson_count(app) -> int:
+    with app.app_context():
+        return db.session.scalar(sa.select(sa.func.count()).select_from(TeacherLesson))
+
+
+@pytest.mark.parametrize("data, form, says", [
+    (b"(;SZ[9]AB[ed][de", {}, "could not be read"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", {}, "not an SGF file"),
+    (b"(;SZ[9]AB[aa]" + b"C[" + b"x" * (65 * 1024) + b"])", {}, "too big"),
+    (MOUSE_SGF.replace(b"SZ[9]", b"SZ[19]"), {}, "9×9 or 13×13"),
+    (MOUSE_SGF.replace(b"SZ[9]", b""), {}, "9×9 or 13×13"),
+    (MOUSE_SGF.replace(b"AB[ed][de][fe]AW[ee][eg]", b""), {}, "no stones"),
+    (MOUSE_SGF.replace(b"PL[B]", b"PL[X]"), {}, "PL must be B or W"),
+    (MOUSE_SGF, {"text_zh": ""}, "both languages"),
+    (MOUSE_SGF, {"target": "Z99"}, "points such as E5"),
+    (MOUSE_SGF, {"goal": "win"}, "the goal"),
+    (MOUSE_SGF, {"target": "A1"}, "A1"),  # no stone there: the checker says so
+    (MOUSE_SGF.replace(b"PL[B]", b"PL[W]"), {}, ""),  # white to move saves the mouse: no capture to prove
+])
+def test_an_sgf_problem_that_does_not_check_is_not_saved(demo, client, data, form, says):
+    teacher_login(client)
+    before = _own_lesson_count(demo)
+    r = client.post("/teach/sgf", data={**SGF_FORM, **form, "sgf": (io.BytesIO(data), "p.sgf")}, headers=EN,
+                    content_type="multipart/form-data")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 422 and "was not saved" in page and says in page
+    assert _own_lesson_count(demo) == before
+
+
+def test_an_sgf_problem_is_proven_saved_and_played_by_the_class(demo, client):
+    teacher_login(client)
+    r = client.post("/teach/sgf", data={**SGF_FORM, "sgf": (io.BytesIO(MOUSE_SGF), "mouse.sgf")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 302
+    with demo.app_context():
+        stored = db.session.scalars(sa.select(TeacherLesson)).one()
+        lesson_id = stored.lesson_id
+    assert "from a book" not in stored.source and "mouse.sgf" == stored.filename  # only the position is kept
+    lily = demo.test_client()
+    lily.post(f"/kids/CAT234/{kid_id(demo, 'Lily')}", data={"pictures": "star,apple,sun"})
+    assert f'href="/learn/{lesson_id}"' in lily.get("/learn/").get_data(as_text=True)
+    assert lily.post(f"/learn/{lesson_id}/0/move", json={"move": "D4", "ply": 0}).get_json()["result"] == "wrong"
+    assert lily.post(f"/learn/{lesson_id}/0/move", json={"move": "E4", "ply": 0}).get_json()["result"] == "correct"
+    zh = client.get(f"/teach/lessons/{stored.id}", headers={"Accept-Language": "zh"}).get_data(as_text=True)
+    assert "抓住白老鼠" in zh

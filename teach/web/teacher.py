@@ -17,6 +17,7 @@ from functools import wraps
 from pathlib import Path
 
 import sqlalchemy as sa
+import yaml
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
@@ -643,3 +644,113 @@ def delete_own_lesson(lesson_pk: int):
     db.session.delete(_own_lesson_or_404(lesson_pk, owner_only=True))
     db.session.commit()
     return redirect(url_for("teacher.own_lessons"))
+
+
+# ---------------------------------------------------------------------- SGF problems
+SGF_SIZES = (9, 13)
+POINT_RE = re.compile(r"^[A-HJ-Ta-hj-t](1[0-9]|[1-9])$")
+
+
+@bp.route("/sgf", methods=["GET", "POST"])
+@teacher_required
+def sgf_problem():
+    """Upload an SGF position with a goal, target and instruction: the reader proves the puzzle before it is kept,
+    as a one-puzzle lesson of the teacher's own that their classes can play."""
+    from teach.lessons.schema import GOAL_NAMES
+
+    errors: list[str] = []
+    form = request.form
+    if request.method == "POST":
+        errors = _check_sgf_problem(request.files.get("sgf"), form)
+        if not errors:
+            return redirect(url_for("teacher.own_lessons"))
+    return render_template("teacher/sgf.html", goals=GOAL_NAMES, topics=content.catalog().topics, errors=errors,
+                           form=form), (422 if errors else 200)
+
+
+def _read_sgf(upload) -> tuple[object | None, str | None]:
+    """The root node of an uploaded SGF, or why it cannot be used."""
+    from teach.go.sgf import SGFError, parse_one
+
+    if upload is None or not upload.filename:
+        return None, _("Choose an SGF file to upload.")
+    data = upload.stream.read(UPLOAD_MAX + 1)
+    if len(data) > UPLOAD_MAX:
+        return None, _("That file is too big (at most %(n)d KB).", n=UPLOAD_MAX // 1024)
+    if b"\x00" in data or not data.strip():
+        return None, _("That is not an SGF file (SGF is text that starts with “(;”).")
+    try:
+        return parse_one(data), None
+    except (SGFError, UnicodeDecodeError, ValueError) as e:
+        return None, _("That SGF could not be read: %(why)s", why=str(e))
+
+
+def _check_sgf_problem(upload, form) -> list[str]:
+    """Every problem with the upload and the form (empty when the puzzle is proven and saved)."""
+    from teach.go.sgf import Node, SGFError, decode_point_list, encode_point, serialize
+    from teach.lessons import check_file
+    from teach.lessons.schema import GOAL_NAMES
+    from teach.lessons.step import build_step
+
+    errors = []
+    root, problem = _read_sgf(upload)
+    if problem:
+        errors.append(problem)
+    goal = form.get("goal", "")
+    if goal not in GOAL_NAMES:
+        errors.append(_("Choose what the kids must do (the goal)."))
+    targets = [t.upper() for t in re.split(r"[\s,]+", form.get("target", "").strip()) if t]
+    if not targets or not all(POINT_RE.match(t) for t in targets):
+        errors.append(_("Write the target stones as points such as E5 (several: E5 E6)."))
+    text = {lang: " ".join(form.get(f"text_{lang}", "").split())[:300] for lang in ("zh", "en")}
+    if not text["zh"] or not text["en"]:
+        errors.append(_("Write the instruction in both languages."))
+    topic = form.get("topic", "")
+    if content.catalog().topic(topic) is None:
+        errors.append(_("Choose the topic the puzzle belongs to."))
+    if root is None:
+        return errors
+    size_raw = root.get("SZ", "19")
+    if not size_raw.strip().isdigit() or int(size_raw) not in SGF_SIZES:
+        errors.append(_("The board must be 9×9 or 13×13 (SZ[9] or SZ[13]); this one is %(size)s.", size=size_raw))
+        return errors
+    size = int(size_raw)
+    try:
+        black = decode_point_list(root.get_all("AB"), size)
+        white = decode_point_list(root.get_all("AW"), size)
+    except SGFError as e:
+        errors.append(_("That SGF could not be read: %(why)s", why=str(e)))
+        return errors
+    if not black and not white:
+        errors.append(_("The SGF sets up no stones (AB and AW in its first node)."))
+    to_play = {"B": "black", "W": "white"}.get((root.get("PL") or "B").strip().upper())
+    if to_play is None:
+        errors.append(_("PL must be B or W (the side to move)."))
+    if errors:
+        return errors
+    # a clean record of the position alone: nothing else of the upload is kept
+    clean = serialize(Node({"SZ": str(size), **({"AB": [encode_point(p, size) for p in black]} if black else {}),
+                            **({"AW": [encode_point(p, size) for p in white]} if white else {})})).strip()
+    step = {"puzzle": {"sgf": clean, "to_play": to_play, "goal": goal,
+                       "target": targets if len(targets) > 1 else targets[0], "text": text}}
+    built, step_errors = build_step(step, size)
+    if built is None or step_errors:
+        return [e.message for e in step_errors] or [_("The reader could not prove this puzzle.")]
+    lesson_id = f"sgf-{current_user.id}-{secrets.token_hex(3)}"
+    title = {"zh": (form.get("title_zh") or "").strip()[:80] or text["zh"][:80],
+             "en": (form.get("title_en") or "").strip()[:80] or text["en"][:80]}
+    source = yaml.safe_dump({"id": lesson_id, "topic": topic, "order": 1, "level": 1, "size": size,
+                             "sticker": {"id": f"{lesson_id}-star", "picture": "star", "name": dict(title)},
+                             "title": title, "intro": dict(text), "recap": dict(text), "steps": [step]},
+                            allow_unicode=True, sort_keys=False)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"{lesson_id}.yaml"
+        path.write_text(source, encoding="utf-8")
+        lesson, lesson_errors, _count = check_file(path, prove=False)  # the puzzle is proven above
+    if lesson is None or lesson_errors:
+        return [e.message for e in lesson_errors] or [_("The reader could not prove this puzzle.")]
+    filename = Path(upload.filename).name[:200]
+    db.session.add(TeacherLesson(owner_id=current_user.id, lesson_id=lesson_id, filename=filename, source=source))
+    db.session.commit()
+    flash(_("The puzzle “%(title)s” checked out and is saved.", title=title.get(g.lang) or title["en"]), "ok")
+    return []
