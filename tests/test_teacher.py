@@ -465,3 +465,5 @@ def test_an_sgf_problem_is_proven_saved_and_played_by_the_class(demo, client):
     assert lily.post(f"/learn/{lesson_id}/0/move", json={"move": "E4", "ply": 0}).get_json()["result"] == "correct"
     zh = client.get(f"/teach/lessons/{stored.id}", headers={"Accept-Language": "zh"}).get_data(as_text=True)
     assert "抓住白老鼠" in zh
+    form_zh = client.get("/teach/sgf", headers={"Accept-Language": "zh"}).get_data(as_text=True)
+    assert "吃掉目标棋子" in form_zh and "用 SGF 出一道题" in form_zh

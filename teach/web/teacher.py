@@ -20,6 +20,7 @@ import sqlalchemy as sa
 import yaml
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
 from teach.models import (Assignment, Attempt, Group, Membership, ParentLink, TeacherLesson, User, new_code,
@@ -648,6 +649,10 @@ def delete_own_lesson(lesson_pk: int):
 
 # ---------------------------------------------------------------------- SGF problems
 SGF_SIZES = (9, 13)
+GOAL_LABELS = {"capture": _l("Capture the target stones"), "save": _l("Save the target stones"),
+               "live": _l("Make the target group live"), "kill": _l("Kill the target group"),
+               "race": _l("Win the capturing race"), "connect": _l("Connect the target stones"),
+               "cut": _l("Cut the target stones apart")}
 POINT_RE = re.compile(r"^[A-HJ-Ta-hj-t](1[0-9]|[1-9])$")
 
 
@@ -664,7 +669,7 @@ def sgf_problem():
         errors = _check_sgf_problem(request.files.get("sgf"), form)
         if not errors:
             return redirect(url_for("teacher.own_lessons"))
-    return render_template("teacher/sgf.html", goals=GOAL_NAMES, topics=content.catalog().topics, errors=errors,
+    return render_template("teacher/sgf.html", goals=GOAL_NAMES, goal_labels=GOAL_LABELS, topics=content.catalog().topics, errors=errors,
                            form=form), (422 if errors else 200)
 
 
