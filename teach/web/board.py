@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
+from teach.go import Game, IllegalMove
 from teach.go.coords import COLUMNS
 
 CELL = 40
@@ -111,3 +112,23 @@ def _mark_shape(kind: str, x: float, y: float) -> str:
     if kind == "cross":
         return f'<path class="mark" d="M{x - 7} {y - 7}L{x + 7} {y + 7}M{x + 7} {y - 7}L{x - 7} {y + 7}"/>'
     return ""  # highlight: the glow circle, shown by the m-highlight class
+
+
+def replay(start: Game, moves: list[str]) -> tuple[Game, bool]:
+    """A puzzle's board after ``moves`` from its start (stopping at the first that cannot be played), and whether
+    all of them could be."""
+    game = Game(start.size, komi=start.komi)
+    game.setup(black=[p for p, c in enumerate(start.board) if c == 1],
+               white=[p for p, c in enumerate(start.board) if c == 2])
+    game.to_play = start.to_play
+    for m in moves:
+        try:
+            game.play(m)
+        except (IllegalMove, ValueError):
+            return game, False
+    return game, True
+
+
+def rows_after(start: Game, moves: list[str]) -> list[str]:
+    """The board rows after ``moves`` from a puzzle's start."""
+    return replay(start, moves)[0].board_rows()

@@ -17,7 +17,6 @@ from flask import current_app
 from flask_babel import gettext as _
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from teach.go import Game, IllegalMove
 from teach.models import (AVATARS, PASSWORD_PICTURES, Assignment, Attempt, Group, LessonProgress, Membership,
                           ParentLink, StickerAward, TeacherLesson, User, utcnow)
 from teach.web.extensions import db
@@ -254,21 +253,6 @@ def delete_kid(kid: User) -> None:
                           (Membership, Membership.user_id)):
         db.session.execute(sa.delete(model).where(column == kid.id))
     db.session.execute(sa.delete(User).where(User.id == kid.id))
-
-
-# ---------------------------------------------------------------------- boards
-def rows_after(start: Game, moves: list[str]) -> list[str]:
-    """The board after ``moves`` from a puzzle's start (stops at the first move that no longer fits)."""
-    game = Game(start.size, komi=start.komi)
-    game.setup(black=[p for p, c in enumerate(start.board) if c == 1],
-               white=[p for p, c in enumerate(start.board) if c == 2])
-    game.to_play = start.to_play
-    for m in moves:
-        try:
-            game.play(m)
-        except (IllegalMove, ValueError):
-            break
-    return game.board_rows()
 
 
 # ---------------------------------------------------------------------- teachers' own lessons

@@ -16,7 +16,7 @@ from teach.go import Game, IllegalMove
 from teach.go.judge import GoalError
 from teach.models import Assignment, Attempt, LessonProgress, Membership, StickerAward, utcnow
 from teach.web import classroom, content, messages, milestones
-from teach.web.board import render_board
+from teach.web.board import render_board, replay, rows_after
 from teach.web.extensions import db
 from teach.web.pictures import glyph
 
@@ -242,7 +242,7 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
     ply = data.get("ply")
     if attempt is not None and isinstance(ply, int) and ply != len(played):
         # the same tap sent twice, or a second tab: answer with what is already on record
-        return jsonify(result="stale", attempt=attempt.id, rows=_rows_after(start, played), ply=len(played),
+        return jsonify(result="stale", attempt=attempt.id, rows=rows_after(start, played), ply=len(played),
                        message=messages.stale()), 409
     try:
         verdict = judge.judge(played, point)
@@ -302,27 +302,9 @@ def _open_attempt(lesson_id: str, step: int, attempt_id) -> Attempt | None:
     return attempt
 
 
-def _rows_after(start: Game, moves: list[str]) -> list[str]:
-    return _replay(start, moves)[0].board_rows()
-
-
-def _replay(start: Game, moves: list[str]) -> tuple[Game, bool]:
-    """The puzzle's board after ``moves`` (stopping at the first that cannot be played), and whether all were."""
-    game = Game(start.size, komi=start.komi)
-    game.setup(black=[p for p, c in enumerate(start.board) if c == 1],
-               white=[p for p, c in enumerate(start.board) if c == 2])
-    game.to_play = start.to_play
-    for m in moves:
-        try:
-            game.play(m)
-        except (IllegalMove, ValueError):
-            return game, False
-    return game, True
-
-
 def _rows_after_move_and_reply(start: Game, moves: list[str], reply: str | None) -> tuple[list[str], list[str]]:
     """The board after the kid's move and after the computer's reply, from one replay of the line."""
-    game, whole = _replay(start, moves)
+    game, whole = replay(start, moves)
     after_move = game.board_rows()
     if not reply or not whole:
         return after_move, after_move

@@ -26,7 +26,7 @@ from flask_login import current_user, login_required
 from teach.models import (Assignment, Attempt, Group, Membership, ParentLink, TeacherLesson, User, new_code,
                           utcnow)
 from teach.web import classroom, content, messages
-from teach.web.board import render_board
+from teach.web.board import render_board, rows_after
 from teach.web.extensions import db
 
 bp = Blueprint("teacher", __name__, url_prefix="/teach")
@@ -295,7 +295,7 @@ def replay(class_id: int, kid_id: int, attempt_id: int):
         abort(404)
     played = [m for e in attempt.moves for m in (e.get("move"), e.get("reply")) if m]
     ply = max(0, min(request.args.get("ply", len(played), type=int), len(played)))
-    board = render_board(classroom.rows_after(puzzle.start(), played[:ply]), lang=g.lang,
+    board = render_board(rows_after(puzzle.start(), played[:ply]), lang=g.lang,
                          last=played[ply - 1] if ply else None)
     return render_template("teacher/replay.html", group=group, kid=kid, attempt=attempt, puzzle=puzzle,
                            lesson=content.catalog().lessons[attempt.lesson_id], board=board, ply=ply,
@@ -508,7 +508,7 @@ def mistakes(class_id: int, lesson_id: str, step: int):
         label = letters[i] if i < len(letters) else "?"
         found.append({"move": move, "label": label, "kids": len(kids), "reply": verdict.reply,
                       "why": messages.wrong(puzzle, verdict.reason, g.lang) if verdict.result == "wrong" else "",
-                      "board": render_board(classroom.rows_after(start, [move] + ([verdict.reply]
+                      "board": render_board(rows_after(start, [move] + ([verdict.reply]
                                                                                   if verdict.reply else [])),
                                             lang=g.lang, last=verdict.reply or move)})
     board = render_board(start.board_rows(), lang=g.lang, marks=puzzle.marks,
