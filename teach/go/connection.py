@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 
 from .game import EMPTY, Game, IllegalMove
-from .reading import GTP_CODE, INVERT, KO_A, LOSE, NAMES, WIN, BudgetExceeded, Limits, Reader, reading_copy
+from .reading import GTP_CODE, INVERT, KO_A, LOSE, NAMES, WIN, BudgetExceeded, Limits, Reader
 
 __all__ = ["CONNECT_LIMITS", "ConnectionReader", "connect", "disconnect", "gtp_connect", "GTP_CODE"]
 

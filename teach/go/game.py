@@ -689,6 +689,19 @@ class Game:
                 h ^= okeys[s]
         return not self._repeats_position(h ^ _WHITE_TO_MOVE if color == BLACK else h)
 
+    def liberties_after(self, p: int, color: int) -> set[int]:
+        """The liberties the chain made by ``color`` playing on empty ``p`` would have, before any capture (the
+        readers' self-atari test)."""
+        board, chain = self.board, self._chain
+        libs = set()
+        for q in self._nb[p]:
+            if board[q] == EMPTY:
+                libs.add(q)
+            elif board[q] == color:
+                libs |= chain[q].libs
+        libs.discard(p)
+        return libs
+
     def legal_points(self, color: int | None = None) -> list[int]:
         """Every legal point (index) for ``color`` (default: the side to move), in index order.
 

@@ -124,7 +124,6 @@ def default_region(game: Game, group: int, eye_max: int = EYE_MAX, link: bool = 
                             eye |= area
                             join(area)
         # enemy chains shut inside the eye space (every liberty in it) belong to it
-        grew = False
         for ch in chains:
             for s in ch.stones:
                 for q in nb[s]:
@@ -135,7 +134,6 @@ def default_region(game: Game, group: int, eye_max: int = EYE_MAX, link: bool = 
                         enemies_seen.add(id(c))
                         eye.update(c.stones)
                         join(c.stones)
-                        grew = True
         if k == len(chains):
             break
     region = set(eye)
@@ -509,16 +507,7 @@ class LifeReader:
 
     def _self_atari(self, p: int, side: int) -> bool:
         """Would a stone of ``side`` on ``p`` (capturing nothing) be left with one liberty?"""
-        g = self.g
-        libs = {q for q in self.nb[p] if g.board[q] == EMPTY}
-        for q in self.nb[p]:
-            c = g._chain[q]
-            if c is not None and c.color == side:
-                if len(c.libs) > 2:
-                    return False
-                libs |= c.libs
-        libs.discard(p)
-        return len(libs) <= 1
+        return len(self.g.liberties_after(p, side)) <= 1
 
     # ------------------------------------------------------------------ unconditional life, locally
     def _pass_alive(self, t) -> bool:

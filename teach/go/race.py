@@ -321,16 +321,8 @@ class RaceReader:
         return seen
 
     def _self_atari(self, p: int, side: int) -> bool:
-        g = self.g
-        libs = {q for q in self.nb[p] if g.board[q] == EMPTY}
-        for q in self.nb[p]:
-            c = g._chain[q]
-            if c is not None and c.color == side:
-                if len(c.libs) > 2:
-                    return False
-                libs |= c.libs
-        libs.discard(p)
-        return len(libs) <= 1
+        """Would a stone of ``side`` on ``p`` (capturing nothing) be left with one liberty?"""
+        return len(self.g.liberties_after(p, side)) <= 1
 
 
 def influence(game: Game, targets: list[int], ours: list[int]) -> set[int]:

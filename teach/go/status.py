@@ -178,16 +178,11 @@ def _self_atari(game: Game, p: int, color: int) -> bool:
     """Would ``color`` playing ``p`` be illegal or leave the chain it makes with one liberty?"""
     if not game.is_legal_point(p, color):
         return True
-    libs = {q for q in game._nb[p] if game.board[q] == EMPTY}
     for q in game._nb[p]:
         c = game._chain[q]
-        if c is not None:
-            if c.color == color:
-                libs |= c.libs
-            elif len(c.libs) == 1:
-                return False  # it captures: not a self-atari in the sense that matters here
-    libs.discard(p)
-    return len(libs) <= 1
+        if c is not None and c.color != color and len(c.libs) == 1:
+            return False  # it captures: not a self-atari in the sense that matters here
+    return len(game.liberties_after(p, color)) <= 1
 
 
 def estimate(game: Game, limits: Limits = STATUS_LIMITS, playouts: int = PLAYOUTS) -> Estimate:
