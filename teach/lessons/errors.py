@@ -84,7 +84,6 @@ class Source:
         if info.style in ("|", ">"):
             line = info.line + 1 + row
             if line < len(self.lines):
-                raw = self.lines[line]
                 return LessonError(self.name, line + 1, self._block_indent(info) + col + 1, message, path_text(path))
             return self.error(path, message)
         if row == 0 and info.style is None:

@@ -13,7 +13,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import sqlalchemy as sa
-from flask import current_app
+from flask import abort, current_app
+from flask_login import current_user
 from flask_babel import gettext as _
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
@@ -160,6 +161,16 @@ def progress_grid(kid_ids, lesson_ids=None) -> Grid:
         cell = grid.cells.setdefault((kid_id, lesson_id), Cell(started=True))
         cell.attempts, cell.failed, cell.seconds = count, int(failed or 0), float(seconds or 0)
     return grid
+
+
+def own_group_or_404(group_id: int, kind: str, role: str) -> Group:
+    """A class (``kind`` class, ``role`` teacher) or family (family, parent) the signed-in adult belongs to; any
+    other id is a 404, so ids of other people's groups reveal nothing."""
+    group = db.session.scalar(sa.select(Group).join(Membership).where(
+        Group.id == group_id, Group.kind == kind, Membership.user_id == current_user.id, Membership.role == role))
+    if group is None:
+        abort(404)
+    return group
 
 
 def class_kids(group_id: int, archived: bool = False) -> list[User]:

@@ -48,12 +48,7 @@ def _kid_or_404(kid_id: int) -> User:
 
 
 def _family_or_404(family_id: int) -> Group:
-    group = db.session.scalar(sa.select(Group).join(Membership).where(
-        Group.id == family_id, Group.kind == "family", Membership.user_id == current_user.id,
-        Membership.role == "parent"))
-    if group is None:
-        abort(404)
-    return group
+    return classroom.own_group_or_404(family_id, "family", "parent")
 
 
 @bp.get("/")

@@ -46,12 +46,7 @@ def teacher_required(view):
 
 
 def _class_or_404(class_id: int) -> Group:
-    group = db.session.scalar(sa.select(Group).join(Membership).where(
-        Group.id == class_id, Group.kind == "class", Membership.user_id == current_user.id,
-        Membership.role == "teacher"))
-    if group is None:
-        abort(404)
-    return group
+    return classroom.own_group_or_404(class_id, "class", "teacher")
 
 
 def _kid_or_404(group: Group, kid_id: int) -> User:
@@ -457,7 +452,6 @@ def dashboard(class_id: int):
 @teacher_required
 def progress_csv(class_id: int):
     group = _class_or_404(class_id)
-    cat = content.catalog()
     kids = classroom.class_kids(group.id)
     grid = classroom.progress_grid(classroom.kid_ids_of(group.id))
     out = io.StringIO()
