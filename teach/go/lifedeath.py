@@ -64,7 +64,7 @@ _PASS = -1
 _WON, _LOST, _OPEN = (WIN, WIN), (LOSE, LOSE), (LOSE, WIN)
 
 
-def _empty_area(game: Game, start: int, limit: int) -> tuple[set[int], bool]:
+def empty_area(game: Game, start: int, limit: int) -> tuple[set[int], bool]:
     """The empty points connected to ``start`` through empty points (at most ``limit`` + 1 of them); True
     when the area is closed within the limit."""
     board, nb = game.board, game._nb
@@ -118,7 +118,7 @@ def default_region(game: Game, group: int, eye_max: int = EYE_MAX, link: bool = 
             for s in ch.stones:
                 for q in nb[s]:
                     if board[q] == EMPTY and q not in looked:
-                        area, closed = _empty_area(game, q, eye_max)
+                        area, closed = empty_area(game, q, eye_max)
                         looked |= area
                         if closed:
                             eye |= area

@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 
 from .game import EMPTY, Game, IllegalMove
+from .lifedeath import empty_area
 from .reading import BudgetExceeded, Limits, reading_copy
 
 LOSE, SEKI, WIN = 0, 1, 2
@@ -307,18 +308,8 @@ class RaceReader:
         return False
 
     def _small_area(self, start: int) -> set[int] | None:
-        board, nb = self.g.board, self.nb
-        seen = {start}
-        stack = [start]
-        while stack:
-            s = stack.pop()
-            for q in nb[s]:
-                if q not in seen and board[q] == EMPTY:
-                    seen.add(q)
-                    if len(seen) > EYE_MAX:
-                        return None
-                    stack.append(q)
-        return seen
+        area, closed = empty_area(self.g, start, EYE_MAX)
+        return area if closed else None
 
     def _self_atari(self, p: int, side: int) -> bool:
         """Would a stone of ``side`` on ``p`` (capturing nothing) be left with one liberty?"""
