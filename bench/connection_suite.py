@@ -20,7 +20,7 @@ from teach.go.connection import gtp_connect
 from teach.go.coords import parse_point
 from teach.go.gtp import GtpEngine
 from teach.go.reading import BudgetExceeded, Limits
-from teach.regress import answer_text, matches, parse_tst
+from teach.regress import parse_tst, report_line, run_in_process
 
 
 def answer(engine: GtpEngine, command: str, limits: Limits) -> str:
@@ -54,27 +54,17 @@ def main(argv=None) -> int:
     passed = total = skipped = 0
     worst = 0.0
     start_all = time.perf_counter()
-    for step in parse_tst(args.file.read_text(encoding="utf-8", errors="replace")):
-        if step.number is None:
-            engine.handle(step.command)
-            continue
-        if step.pattern is None or (only and step.number not in only):
-            continue
-        if step.name not in ("connect", "disconnect"):
-            skipped += 1
-            continue
-        start = time.perf_counter()
-        response = answer(engine, step.command, limits)
-        took = time.perf_counter() - start
+    steps = parse_tst(args.file.read_text(encoding="utf-8", errors="replace"))
+    tests = [s for s in steps if s.number is not None and s.pattern is not None and (not only or s.number in only)]
+    skipped = sum(1 for s in tests if s.name not in ("connect", "disconnect"))
+    steps = [s for s in steps if s.number is None or s.name in ("connect", "disconnect")]
+    for step, response, took, ok in run_in_process(steps, engine.handle,
+                                                   lambda s: answer(engine, s.command, limits), only):
         worst = max(worst, took)
-        ok = matches(step, response)
         total += 1
         passed += ok
         if not ok or not args.quiet or took > args.slow:
-            flag = "ok  " if ok else "FAIL"
-            slow = f"  SLOW {took:.2f}s" if took > args.slow else ""
-            print(f"{flag} {step.number:>4} {step.command:28} got {answer_text(response)!r:16} "
-                  f"want [{step.pattern}]{'*' if step.gnugo_fails else ''}{slow}")
+            print(report_line(step, response, took, ok, args.slow))
     print(f"{args.file.name}: {passed}/{total} connect/disconnect in {time.perf_counter() - start_all:.1f} s, "
           f"slowest {worst:.2f} s; {skipped} same_dragon tests not run")
     return 0

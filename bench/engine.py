@@ -23,7 +23,7 @@ from pathlib import Path
 
 from sgfmill import boards
 
-from teach.go import Game, IllegalMove
+from teach.go import Game
 from teach.go.coords import neighbours, point_names
 from teach.go.record import RecordError, game_from_sgf
 

@@ -105,7 +105,7 @@ def main() -> None:
         print(row("  " + kind, cached[kind]))
     print(row("  all", [v for vs in cached.values() for v in vs], CACHED_TARGET))
 
-    print(f"\nslowest cold judgements")
+    print("\nslowest cold judgements")
     for took, name, move, result in sorted(slow_moves, reverse=True)[:args.top]:
         print(f"  {took * 1000:8.1f} ms  {name}  {move}: {result}")
     if solve_times:

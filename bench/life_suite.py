@@ -95,7 +95,7 @@ def main_estimate(args) -> int:
 
 def main_tst(args) -> int:
     from teach.go.gtp import GtpEngine
-    from teach.regress import answer_text, matches, parse_tst
+    from teach.regress import parse_tst, report_line, run_in_process
 
     only = set(filter(None, args.only.split(",")))
     path = Path(args.file).resolve()
@@ -104,22 +104,13 @@ def main_tst(args) -> int:
     passed = total = 0
     worst = 0.0
     start_all = time.perf_counter()
-    for step in parse_tst(path.read_text(encoding="utf-8", errors="replace")):
-        if step.number is None:
-            engine.handle(step.command)
-            continue
-        if step.pattern is None or (only and step.number not in only):
-            continue
-        start = time.perf_counter()
-        response = engine.handle(step.command) or ""
-        took = time.perf_counter() - start
+    steps = parse_tst(path.read_text(encoding="utf-8", errors="replace"))
+    for step, response, took, ok in run_in_process(steps, engine.handle, only=only):
         worst = max(worst, took)
-        ok = matches(step, response)
         total += 1
         passed += ok
         if not ok or not args.quiet:
-            print(f"{'ok  ' if ok else 'FAIL'} {step.number:>4} {step.command:28} got {answer_text(response)!r:18} "
-                  f"want [{step.pattern}]{'*' if step.gnugo_fails else ''} {took:.2f}s", flush=True)
+            print(report_line(step, response, took, ok), flush=True)
     print(f"{path.name}: {passed}/{total} in {time.perf_counter() - start_all:.1f} s, slowest {worst:.2f} s")
     return 0
 

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from teach.go.gtp import GtpEngine
-from teach.regress import answer_text, matches, parse_tst
+from teach.regress import parse_tst, report_line, run_in_process
 
 
 def main(argv=None) -> int:
@@ -39,25 +39,14 @@ def main(argv=None) -> int:
     passed = total = 0
     worst, worst_test = 0.0, "-"
     start_all = time.perf_counter()
-    for step in parse_tst(args.file.read_text(encoding="utf-8", errors="replace")):
-        if step.number is None:
-            engine.handle(step.command)
-            continue
-        if step.pattern is None or (only and step.number not in only):
-            continue
-        start = time.perf_counter()
-        response = engine.handle(step.command) or ""
-        took = time.perf_counter() - start
+    steps = parse_tst(args.file.read_text(encoding="utf-8", errors="replace"))
+    for step, response, took, ok in run_in_process(steps, engine.handle, only=only):
         if took > worst:
             worst, worst_test = took, step.number
-        ok = matches(step, response)
         total += 1
         passed += ok
         if not ok or not args.quiet or took > args.slow:
-            flag = "ok  " if ok else "FAIL"
-            slow = f"  SLOW {took:.2f}s" if took > args.slow else ""
-            print(f"{flag} {step.number:>4} {step.command:28} got {answer_text(response)!r:16} "
-                  f"want [{step.pattern}]{'*' if step.gnugo_fails else ''}{slow}")
+            print(report_line(step, response, took, ok, args.slow))
     print(f"{args.file.name}: {passed}/{total} in {time.perf_counter() - start_all:.1f} s, slowest {worst:.2f} s (test {worst_test})")
     return 0
 

@@ -153,6 +153,30 @@ def matches(step: Step, response: str) -> bool:
     return hit != step.negate
 
 
+def run_in_process(steps: Sequence[Step], handle, answer=None, only: set[str] = frozenset()):
+    """Run a parsed .tst file against ``handle`` (a GTP engine's handle method) in this process: set-up commands
+    are handled, each test (optionally only the numbers in ``only``) is answered by ``answer(step)`` (default:
+    ``handle``) and timed. Yields (step, response, seconds, passed) per test."""
+    for step in steps:
+        if step.number is None:
+            handle(step.command)
+            continue
+        if step.pattern is None or (only and step.number not in only):
+            continue
+        start = time.perf_counter()
+        response = (answer(step) if answer is not None else handle(step.command)) or ""
+        took = time.perf_counter() - start
+        yield step, response, took, matches(step, response)
+
+
+def report_line(step: Step, response: str, took: float, passed: bool, slow: float | None = None) -> str:
+    """One test's line in the in-process runners' reports."""
+    flag = "ok  " if passed else "FAIL"
+    note = f"  SLOW {took:.2f}s" if slow is not None and took > slow else f" {took:.2f}s"
+    return (f"{flag} {step.number:>4} {step.command:28} got {answer_text(response)!r:18} "
+            f"want [{step.pattern}]{'*' if step.gnugo_fails else ''}{note}")
+
+
 class EngineGone(Exception):
     """The engine exited or closed its output."""
 
