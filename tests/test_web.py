@@ -282,6 +282,52 @@ def test_milestone_stickers_come_once_with_the_first_capture_and_the_first_lesso
     assert "First capture" in book and "First lesson done" in book
 
 
+def _store_attempts(app, kid_id, rows):
+    with app.app_context():
+        db.session.add_all(Attempt(kid_id=kid_id, step=0, moves=[], **row) for row in rows)
+        db.session.commit()
+
+
+def _milestones(body) -> list[str]:
+    return [m["id"] for m in body["milestones"]]
+
+
+@pytest.mark.parametrize("days_before, expected", [(5, []), (6, ["milestone-week"])])
+def test_the_week_milestone_comes_on_the_seventh_day_played(demo, app, client, days_before, expected):
+    from datetime import timedelta
+
+    from teach.models import utcnow
+
+    _, kid_id = kid_login(client)
+    _store_attempts(app, kid_id, [{"lesson_id": "web-first", "result": "failed",
+                                   "started_at": utcnow() - timedelta(days=d)}
+                                  for d in range(1, days_before + 1) for _ in range(3)])
+    client.get("/learn/web-first")
+    client.post("/learn/web-first/0/next")
+    body = client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": None, "ply": 0}).get_json()
+    assert _milestones(body) == ["milestone-first-capture"] + expected
+    again = client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": None, "ply": 0}).get_json()
+    assert again["milestones"] == []
+
+
+@pytest.mark.parametrize("solved_before, expected", [(8, []), (9, ["milestone-ten-practice"])])
+def test_ten_practice_puzzles_give_their_milestone_once(demo, app, client, solved_before, expected):
+    from teach.web.practice import practice_set
+
+    _, kid_id = kid_login(client)
+    # solved practice puzzles on record, and lesson puzzles that do not count
+    _store_attempts(app, kid_id, [{"lesson_id": f"practice:capture:1:{i}", "result": "solved"}
+                                  for i in range(solved_before)]
+                    + [{"lesson_id": "web-first", "result": "solved"} for _ in range(5)])
+    puzzle = practice_set("escape", 1, 7)[0]
+    assert puzzle.goal == "save"  # not a capture: the first-capture milestone stays out of this test
+    right = sorted(puzzle.judge().solve().winning)[0]
+    body = client.post("/practice/escape/1/7/0/move", json={"move": right, "attempt": None, "ply": 0}).get_json()
+    assert body["result"] == "correct" and _milestones(body) == expected
+    again = client.post("/practice/escape/1/7/0/move", json={"move": right, "attempt": None, "ply": 0}).get_json()
+    assert again["result"] == "correct" and _milestones(again) == (["milestone-ten-practice"] if not expected else [])
+
+
 def test_the_database_refuses_a_second_copy_of_a_sticker(demo, app):
     with app.app_context():
         kid = db.session.scalar(sa.select(User).where(User.name == "Lily"))

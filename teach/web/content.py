@@ -52,13 +52,13 @@ def judge_for(lesson_id: str, step: int):
 
 
 def prewarm() -> int:
-    """Solve every lesson puzzle once, so each first move a kid can play is already judged (DESIGN: puzzles are
-    static, solve each once). Run before the workers fork (gunicorn --preload), the answers are shared by all of
-    them. Returns the number of puzzles solved."""
+    """Solve every lesson puzzle once, so each first move a kid can play is already judged, and so is each move
+    of the solution lines after it (DESIGN: puzzles are static, solve each once; ``Judge.warm``). Run before the
+    workers fork (gunicorn --preload), the answers are shared by all of them. Returns the number of puzzles."""
     solved = 0
     for lesson in catalog().lessons.values():
         for index, step in enumerate(lesson.steps):
             if type(step).__name__ == "Puzzle":
-                judge_for(lesson.id, index).solve()
+                judge_for(lesson.id, index).warm()
                 solved += 1
     return solved

@@ -72,22 +72,28 @@ def _lesson_or_404(lesson_id: str):
 
 
 def _open_lesson_or_404(lesson_id: str):
-    return _open_lesson_and_progress(lesson_id)[0]
-
-
-def _open_lesson_and_progress(lesson_id: str) -> tuple[object, dict[str, LessonProgress]]:
-    """The lesson if it is open to this kid, with the kid's progress rows (read once: a move needs both)."""
+    """The lesson if it is open to this kid. A lesson the kid has started is open: its progress row is read here
+    (and kept for ``_progress_for``), and only a lesson not started yet needs the whole map to decide."""
     lesson = _lesson_or_404(lesson_id)
-    progress = _progress_rows()
-    if lesson.id in content.catalog().lessons and lesson.id not in _unlocked(content.ordered_lessons(), progress) \
+    row = _stored_progress(lesson.id)
+    if row is None and lesson.id in content.catalog().lessons \
+            and lesson.id not in _unlocked(content.ordered_lessons(), _progress_rows()) \
             and lesson.id not in _assigned():  # the class's own lessons are open to the class
         abort(403)
-    return lesson, progress
+    return lesson
+
+
+def _stored_progress(lesson_id: str) -> LessonProgress | None:
+    rows = g.setdefault("kid_progress", {})
+    if lesson_id not in rows:
+        rows[lesson_id] = db.session.scalar(sa.select(LessonProgress).where(
+            LessonProgress.kid_id == current_user.id, LessonProgress.lesson_id == lesson_id))
+    return rows[lesson_id]
 
 
 def _progress_for(lesson) -> LessonProgress:
-    p = db.session.scalar(sa.select(LessonProgress).where(LessonProgress.kid_id == current_user.id,
-                                                          LessonProgress.lesson_id == lesson.id))
+    """The kid's progress row for the lesson, made on first use."""
+    p = _stored_progress(lesson.id)
     if p is None:
         p = LessonProgress(kid_id=current_user.id, lesson_id=lesson.id, step=0, stars=0)
         db.session.add(p)
@@ -97,6 +103,7 @@ def _progress_for(lesson) -> LessonProgress:
             db.session.rollback()
             p = db.session.scalar(sa.select(LessonProgress).where(LessonProgress.kid_id == current_user.id,
                                                                   LessonProgress.lesson_id == lesson.id))
+        g.kid_progress[lesson.id] = p
     return p
 
 
@@ -211,18 +218,15 @@ def _step_or_404(lesson, index: int, kinds: tuple[str, ...]):
 @kid_required
 def move(lesson_id: str, step: int):
     """Judge one move of a puzzle. Body: {"move": "D4", "attempt": id or null, "ply": moves the page has seen}."""
-    lesson, progress_rows = _open_lesson_and_progress(lesson_id)
+    lesson = _open_lesson_or_404(lesson_id)
     puzzle = _step_or_404(lesson, step, ("puzzle",))
     judge = content.judge_for(lesson.id, step) if lesson.id in content.catalog().lessons else puzzle.judge()
 
-    def progress() -> LessonProgress:
-        return progress_rows.get(lesson.id) or _progress_for(lesson)
-
     def solved() -> dict:
-        return _advance(lesson, progress(), step)
+        return _advance(lesson, _progress_for(lesson), step)
 
     def failed() -> None:
-        p = progress()
+        p = _progress_for(lesson)
         p.mistakes = (p.mistakes or 0) + 1
 
     return judge_move(puzzle, judge, lesson.id, step, _json_body(), solved, failed)
@@ -263,7 +267,7 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
         attempt.finished_at = utcnow()
         body["message"] = messages.success(puzzle, g.lang)
         body.update(solved())
-        body["milestones"] = new_milestones()
+        body["milestones"] = new_milestones(milestones.Answer(puzzle, key, bool(body.get("finished"))))
     elif verdict.result == "wrong":
         attempt.result = "failed"
         attempt.finished_at = utcnow()
@@ -345,7 +349,7 @@ def answer(lesson_id: str, step: int):
     if right:
         body["message"] = messages.quiz_right(quiz, g.lang)
         body.update(_advance(lesson, progress, step))
-        body["milestones"] = new_milestones()
+        body["milestones"] = new_milestones(milestones.Answer(quiz, lesson.id, bool(body.get("finished"))))
     else:
         progress.mistakes = (progress.mistakes or 0) + 1
         body["message"] = messages.quiz_wrong(quiz.ask)
@@ -406,11 +410,10 @@ def _advance(lesson, progress: LessonProgress, step: int) -> dict:
                         "glyph": glyph(lesson.sticker.picture), "name": lesson.sticker.name.get(g.lang)}}
 
 
-def new_milestones() -> list[dict]:
-    """Milestone stickers reached with this answer (awarded once), for the page to celebrate."""
-    db.session.flush()
+def new_milestones(answer: milestones.Answer) -> list[dict]:
+    """Milestone stickers reached with this right answer (awarded once), for the page to celebrate."""
     return [{"id": m.id, "picture": m.picture, "glyph": glyph(m.picture), "name": m.get(g.lang)}
-            for m in milestones.award(current_user.id, content.catalog())]
+            for m in milestones.award(current_user.id, content.catalog(), answer)]
 
 
 def _stars(lesson, progress: LessonProgress) -> int:

@@ -1,7 +1,7 @@
 """Milestone stickers: the first capture, the first ladder, five lessons, a week of practice...
 
-They are checked after every right answer, with a handful of queries, and awarded exactly once (the same unique
-constraint as lesson stickers).
+They are checked after every right answer, each only where that answer can reach it (see ``reached``), and
+awarded exactly once (the same unique constraint as lesson stickers).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from teach.models import Attempt, LessonProgress, StickerAward
+from teach.models import Attempt, LessonProgress, StickerAward, utcnow
 from teach.web.extensions import db
 
 
@@ -48,45 +48,70 @@ class _Sticker:
     name: Milestone
 
 
-def reached(kid_id: int, catalog) -> set[str]:
-    """The milestones this kid has reached, from what is stored (so they are never awarded by mistake)."""
-    done = set(db.session.scalars(sa.select(LessonProgress.lesson_id).where(
-        LessonProgress.kid_id == kid_id, LessonProgress.finished_at.is_not(None))))
-    solved = db.session.execute(sa.select(Attempt.lesson_id, Attempt.step).where(
-        Attempt.kid_id == kid_id, Attempt.result == "solved")).all()
-    days = db.session.scalar(sa.select(sa.func.count(sa.distinct(sa.func.date(Attempt.started_at))))
-                             .where(Attempt.kid_id == kid_id)) or 0
+LESSON_MILESTONES = ("milestone-first-lesson", "milestone-first-ladder", "milestone-five-lessons")
+PRACTICE_GOAL = 10
+WEEK_DAYS = 7
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A right answer, not yet written: the step solved, where it belongs (a lesson id or a practice key), and
+    whether it finished the lesson."""
+    step: object
+    lesson_id: str
+    finished: bool = False
+
+    @property
+    def practice(self) -> bool:
+        return self.lesson_id.startswith("practice:")
+
+
+def reached(kid_id: int, catalog, open_ids: set[str], answer: Answer) -> set[str]:
+    """Which of ``open_ids`` (milestones the kid does not hold) this right answer reaches.
+
+    A milestone is only looked up where this answer can change it: the first capture needs a capture puzzle just
+    solved, the lesson milestones a lesson just finished, ten practice puzzles a practice puzzle, a week the
+    days played. Every query is bounded (it stops at the count it needs), so a right answer costs the same for a
+    kid with years of history. The queries read what is stored and add this answer to it: they run without
+    flushing the answer first, so the database's write lock is taken only by the commit that ends the request."""
     out = set()
-    lessons = catalog.lessons
-    for lesson_id, step in solved:
-        if lesson_id.startswith("practice:capture") or _is_capture(lessons.get(lesson_id), step):
-            out.add("milestone-first-capture")
-            break
-    if done:
-        out.add("milestone-first-lesson")
-    if any(lessons.get(i) is not None and lessons[i].topic == "ladder" for i in done):
-        out.add("milestone-first-ladder")
-    if len(done) >= 5:
-        out.add("milestone-five-lessons")
-    if sum(1 for lesson_id, _ in solved if lesson_id.startswith("practice:")) >= 10:
-        out.add("milestone-ten-practice")
-    if days >= 7:
-        out.add("milestone-week")
-    return out
+    if "milestone-first-capture" in open_ids and getattr(answer.step, "goal", None) == "capture":
+        out.add("milestone-first-capture")
+    with db.session.no_autoflush:
+        if answer.finished and open_ids & set(LESSON_MILESTONES):
+            done = set(db.session.scalars(sa.select(LessonProgress.lesson_id).where(
+                LessonProgress.kid_id == kid_id, LessonProgress.finished_at.is_not(None))))
+            done.add(answer.lesson_id)
+            out.add("milestone-first-lesson")
+            lessons = catalog.lessons
+            if any(lessons.get(i) is not None and lessons[i].topic == "ladder" for i in done):
+                out.add("milestone-first-ladder")
+            if len(done) >= 5:
+                out.add("milestone-five-lessons")
+        if answer.practice and "milestone-ten-practice" in open_ids:
+            solved = sa.select(Attempt.id).where(Attempt.kid_id == kid_id, Attempt.result == "solved",
+                                                 Attempt.lesson_id.startswith("practice:")).limit(PRACTICE_GOAL)
+            if db.session.scalar(sa.select(sa.func.count()).select_from(solved.subquery())) + 1 >= PRACTICE_GOAL:
+                out.add("milestone-ten-practice")
+        if "milestone-week" in open_ids:
+            days = sa.select(sa.func.date(Attempt.started_at)).where(Attempt.kid_id == kid_id).distinct() \
+                .limit(WEEK_DAYS)
+            played = {str(d) for d in db.session.scalars(days)} | {utcnow().date().isoformat()}
+            if len(played) >= WEEK_DAYS:
+                out.add("milestone-week")
+    return out & open_ids
 
 
-def _is_capture(lesson, step: int) -> bool:
-    if lesson is None or not 0 <= step < len(lesson.steps):
-        return False
-    return getattr(lesson.steps[step], "goal", None) == "capture"
-
-
-def award(kid_id: int, catalog) -> list[Milestone]:
-    """Award every milestone reached and not yet held; returns the new ones."""
-    held = set(db.session.scalars(sa.select(StickerAward.sticker_id).where(
-        StickerAward.kid_id == kid_id, StickerAward.sticker_id.in_([m.id for m in MILESTONES]))))
+def award(kid_id: int, catalog, answer: Answer) -> list[Milestone]:
+    """Award every milestone this right answer reaches and the kid does not hold yet; returns the new ones."""
+    with db.session.no_autoflush:
+        held = set(db.session.scalars(sa.select(StickerAward.sticker_id).where(
+            StickerAward.kid_id == kid_id, StickerAward.sticker_id.in_([m.id for m in MILESTONES]))))
+    open_ids = {m.id for m in MILESTONES} - held
+    if not open_ids:
+        return []
     new = []
-    for milestone_id in sorted(reached(kid_id, catalog) - held):
+    for milestone_id in sorted(reached(kid_id, catalog, open_ids, answer)):
         try:
             with db.session.begin_nested():
                 db.session.add(StickerAward(kid_id=kid_id, sticker_id=milestone_id))

@@ -16,7 +16,7 @@ from flask_login import current_user
 from teach.lessons.practice import LEVELS, TOPICS, generate
 from teach.lessons.step import build_step
 from teach.models import Attempt, utcnow
-from teach.web import messages
+from teach.web import messages, milestones
 from teach.web.board import render_board
 from teach.web.extensions import db
 from teach.web.kid import _json_body, _quiz_right, judge_move, kid_required, new_milestones
@@ -114,20 +114,17 @@ def answer(topic: str, level: int, seed: int, index: int):
     right = _quiz_right(s, data)
     if right is None:
         return jsonify(result="illegal", message=messages.illegal("off-board")), 400
-    db.session.add(Attempt(kid_id=current_user.id, lesson_id=_key(topic, level, seed), step=index,
+    key = _key(topic, level, seed)
+    db.session.add(Attempt(kid_id=current_user.id, lesson_id=key, step=index,
                            moves=[{"answer": data, "verdict": "correct" if right else "wrong"}],
                            result="solved" if right else "failed", finished_at=utcnow()))
-    db.session.commit()
     if right:
+        found = new_milestones(milestones.Answer(s, key))  # the answer and its stickers in one commit
+        db.session.commit()
         return jsonify(result="correct", message=messages.quiz_right(s, g.lang),
-                       next=_next_url(topic, level, seed, index), milestones=new_milestones_committed())
-    return jsonify(result="wrong", message=messages.quiz_wrong(s.ask))
-
-
-def new_milestones_committed() -> list[dict]:
-    found = new_milestones()
+                       next=_next_url(topic, level, seed, index), milestones=found)
     db.session.commit()
-    return found
+    return jsonify(result="wrong", message=messages.quiz_wrong(s.ask))
 
 
 @bp.post("/<topic>/<int:level>/<int:seed>/<int:index>/hint")
