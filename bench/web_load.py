@@ -78,8 +78,9 @@ def bare_app():
 
 # ====================================================================== the move mix
 def puzzle_mix(lessons_dir: str, topics=MIX_TOPICS, max_depth: int = 6) -> list[dict]:
-    """For each puzzle of the lessons of ``topics``: winning lines (the kid's moves, with the judge's replies in
-    between, ending in "correct"), refuted first moves, and occupied points. Read with the same judge as the app."""
+    """For each puzzle of the lessons of ``topics``: winning lines (each winning first move, then the judge's
+    replies and the solution's moves, as a kid who has learnt the lesson plays them, ending in "correct"),
+    refuted first moves, and occupied points. Read with the same judge as the app."""
     from teach.lessons import load_lessons
 
     catalog = load_lessons(lessons_dir)
@@ -107,8 +108,9 @@ def puzzle_mix(lessons_dir: str, topics=MIX_TOPICS, max_depth: int = 6) -> list[
                             ok = False
                             break
                         played = played + [move] + ([v.reply] if v.reply else [])
-                        move = next((m for m in _legal_after(start, played)
-                                     if judge.judge(played, m).result in ("correct", "continue")), None)
+                        game = judge._replay(played)
+                        _, own = judge.best(game)  # the solution's next move
+                        move = game.name(own) if own is not None else None
                         if move is None:
                             ok = False
                         else:
@@ -131,21 +133,13 @@ def cached_mix(lessons_dir: str) -> list[dict]:
     digest = hashlib.sha256()
     for path in sorted(Path(lessons_dir).rglob("*.yaml")):
         digest.update(path.name.encode() + path.read_bytes())
+    digest.update(Path(__file__).read_bytes())  # and of the way the mix is made
     cache = Path(tempfile.gettempdir()) / f"teach-web-load-mix-{digest.hexdigest()[:16]}.json"
     if cache.exists():
         return json.loads(cache.read_text())
     mix = puzzle_mix(lessons_dir)
     cache.write_text(json.dumps(mix))
     return mix
-
-
-def _legal_after(start, played: list[str]) -> list[str]:
-    from teach.go.judge import _clone
-
-    game = _clone(start)
-    for m in played:
-        game.play(m)
-    return game.legal_moves()
 
 
 def _stones(game):
@@ -546,7 +540,7 @@ PARTS = [  # (part, file fragment, function): cumulative CPU of each, per move r
     ("move view", "teach/web/kid.py", "move"),
     ("  judge", "teach/go/judge.py", "judge"),
     ("  board replay", "teach/web/kid.py", ("_rows_after", "_rows_after_move_and_reply")),
-    ("  lesson open? (progress query)", "teach/web/kid.py", ("_open_lesson_or_404", "_open_lesson_and_progress")),
+    ("  lesson open? (progress query)", "teach/web/kid.py", ("_open_lesson_or_404", "_stored_progress")),
     ("  progress row (_progress_for)", "teach/web/kid.py", "_progress_for"),
     ("  open attempt (_open_attempt)", "teach/web/kid.py", "_open_attempt"),
     ("  stars, sticker (_advance)", "teach/web/kid.py", "_advance"),
@@ -562,9 +556,10 @@ PARTS = [  # (part, file fragment, function): cumulative CPU of each, per move r
 ]
 
 
-def profile(kind: str, rounds: int = 3) -> None:
+def profile(kind: str, rounds: int = 3, prewarm: bool = True) -> None:
     """Play the mix through one kid in-process (Flask's test client, no HTTP): CPU per move request, and where
-    it goes (cProfile, cumulative per part). Judges are warmed by a first round, as a worker is after a minute."""
+    it goes (cProfile, cumulative per part). The app solves the lesson puzzles first as the README's deployment
+    does (``prewarm``); the first round shows what is still cold after that, the next rounds a warm worker."""
     import cProfile
     import pstats
 
@@ -583,7 +578,7 @@ def profile(kind: str, rounds: int = 3) -> None:
         url = fresh_database(kind, Path(tmp))
         try:
             app = create_app({"SQLALCHEMY_DATABASE_URI": _database_url(url), "SECRET_KEY": "bench",
-                              "RATELIMIT_STORAGE_URI": "memory://"})
+                              "RATELIMIT_STORAGE_URI": "memory://", "PREWARM_JUDGES": prewarm})
             with app.app_context():
                 upgrade()
             client = signed_in_client(app, mix[0]["lesson"], 0)
@@ -627,6 +622,8 @@ def profile(kind: str, rounds: int = 3) -> None:
             prof.disable()
             stats = pstats.Stats(prof).stats
             print(f"  where a move request's time goes (cProfile, {n} moves; profiling inflates every call):")
+            if os.environ.get("PROFILE_TOP"):
+                pstats.Stats(prof).sort_stats("tottime").print_stats(int(os.environ["PROFILE_TOP"]))
             for label, fragment, func in PARTS:
                 names = func if isinstance(func, tuple) else (func,)
                 # a function called inside another listed one under a second name is counted once: take the largest

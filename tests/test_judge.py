@@ -157,3 +157,32 @@ def test_first_moves_read_out_of_budget_are_unknown_not_refuted():
     full = Judge(game, Goal("capture", ("D5",))).solve()
     assert full.unknown == [] and sorted(full.winning) == ["C6", "D6", "D7", "E6"]
     assert set(tight.unknown) <= set(full.refutations)
+
+
+def test_warming_a_judge_answers_the_whole_solution_line_without_reading(monkeypatch):
+    """A server warms each puzzle's judge before kids play: every first move, then the solution's line (the
+    computer's replies and the reader's own winning moves) down to "correct" is answered by a lookup."""
+    size, black, white, to_play, goal = CASES["capture in a ladder"]
+    game = position(size, black, white, to_play)
+    judge = Judge(game, goal)
+    solution = judge.warm()
+    assert solution.winning == Judge(game, goal).solve().winning == {"F4": "win"}
+    reads = itertools.count()
+    original = Judge._read
+
+    def counting(self, *args):
+        next(reads)
+        return original(self, *args)
+
+    monkeypatch.setattr(Judge, "_read", counting)
+    line, move, verdicts_seen = [], "F4", []
+    while True:
+        verdict = judge.judge(line, move)
+        verdicts_seen.append(verdict.result)
+        if verdict.result != "continue":
+            break
+        line += [move, verdict.reply]
+        _, own = judge.best(judge._replay(line))
+        move = game.name(own)
+    assert verdicts_seen[-1] == "correct" and len(verdicts_seen) >= 3  # the ladder runs a few moves
+    assert next(reads) == 0

@@ -497,6 +497,29 @@ class Judge:
         return solution
 
 
+    def warm(self, depth: int = 6) -> Solution:
+        """Judge in advance the moves kids play most, so a server answers them with a lookup: every move at the
+        start (``solve``), then down each winning first move the computer's reply and the reader's own winning
+        move after it, up to ``depth`` moves of the kid. (Every move at every later position would cost seconds
+        of reading per wrong move on a ladder or a net; those are read when a kid plays them.)"""
+        solution = self.solve()
+        lines = [[name, None] for name in solution.winning]
+        while lines:
+            line = lines.pop()
+            verdict = self.judge(line[:-2], line[-2])
+            if verdict.result != "continue" or not verdict.reply or len(line) // 2 >= depth:
+                continue
+            line[-1] = verdict.reply
+            game = self._replay(line)
+            try:
+                result, own = self.best(game)
+            except BudgetExceeded:
+                continue
+            if own is not None and result != LOSE:
+                lines.append(line + [game.name(own), None])
+        return solution
+
+
 class _WatchedList(list):
     """A board list that notes every index read. Whole-list reads (iteration, membership, copies) note every
     point: nothing is then a move elsewhere, which is always safe."""
