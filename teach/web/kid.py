@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import wraps
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, g, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, g, jsonify, redirect, render_template, request, session, url_for
 from flask_login import current_user, login_required
 
 from teach.go import Game, IllegalMove
@@ -413,7 +413,7 @@ def _advance(lesson, progress: LessonProgress, step: int) -> dict:
 def new_milestones(answer: milestones.Answer) -> list[dict]:
     """Milestone stickers reached with this right answer (awarded once), for the page to celebrate."""
     return [{"id": m.id, "picture": m.picture, "glyph": glyph(m.picture), "name": m.get(g.lang)}
-            for m in milestones.award(current_user.id, content.catalog(), answer)]
+            for m in milestones.award(current_user.id, content.catalog(), answer, session)]
 
 
 def _stars(lesson, progress: LessonProgress) -> int:

@@ -102,20 +102,46 @@ def reached(kid_id: int, catalog, open_ids: set[str], answer: Answer) -> set[str
     return out & open_ids
 
 
-def award(kid_id: int, catalog, answer: Answer) -> list[Milestone]:
-    """Award every milestone this right answer reaches and the kid does not hold yet; returns the new ones."""
+def candidates(answer: Answer, memo, today: str) -> set[str]:
+    """The milestones this right answer could reach, before any query: none of them for most answers."""
+    out = set()
+    if getattr(answer.step, "goal", None) == "capture":
+        out.add("milestone-first-capture")
+    if answer.finished:
+        out.update(LESSON_MILESTONES)
+    if answer.practice:
+        out.add("milestone-ten-practice")
+    if memo.get("week_checked") != today:  # the days played change once a day, with the first right answer
+        out.add("milestone-week")
+    return out - set(memo.get("milestones_held", ()))
+
+
+def award(kid_id: int, catalog, answer: Answer, memo) -> list[Milestone]:
+    """Award every milestone this right answer reaches and the kid does not hold yet; returns the new ones.
+
+    ``memo`` (the kid's session) remembers the milestones seen held and the day the week was last looked up, so
+    a right answer that cannot reach anything new costs no query. It only ever skips a lookup: the database
+    decides what is held, and the unique constraint that nothing is awarded twice."""
+    today = utcnow().date().isoformat()
+    maybe = candidates(answer, memo, today)
+    if not maybe:
+        return []
     with db.session.no_autoflush:
         held = set(db.session.scalars(sa.select(StickerAward.sticker_id).where(
             StickerAward.kid_id == kid_id, StickerAward.sticker_id.in_([m.id for m in MILESTONES]))))
-    open_ids = {m.id for m in MILESTONES} - held
-    if not open_ids:
-        return []
+    open_ids = maybe - held
     new = []
     for milestone_id in sorted(reached(kid_id, catalog, open_ids, answer)):
         try:
             with db.session.begin_nested():
                 db.session.add(StickerAward(kid_id=kid_id, sticker_id=milestone_id))
         except sa.exc.IntegrityError:  # the same milestone from another tab at the same moment
+            held.add(milestone_id)
             continue
+        held.add(milestone_id)
         new.append(BY_ID[milestone_id])
+    if "milestone-week" in maybe:
+        memo["week_checked"] = today
+    if sorted(held) != list(memo.get("milestones_held", ())):
+        memo["milestones_held"] = sorted(held)
     return new
