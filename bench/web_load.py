@@ -22,10 +22,11 @@ slow the server is, which threads would cap at the pool size; one event loop kee
 (their cookie jars) cheaply, and aiohttp's client costs a fraction of a millisecond of CPU per request, which
 matters on a machine whose two cores also run the server.
 
-Why 4 workers on 2 cores (the README's number): a move is mostly Python CPU with short waits on the database
-(SQLite's commit syncs the file, PostgreSQL's commit waits for its WAL flush); a second worker per core runs while
-the first waits. More workers buy no more CPU, cost memory, and each one warms its own judge caches; the load
-generator needs some of the same two cores. ``--workers`` tries other counts.
+Why the README's worker counts (``WORKERS``): a move is mostly Python CPU. On SQLite the waits are short, so one
+worker per core is best: measured on this 2-core machine, 4 workers spent 7.0 ms of CPU per move against 5.1-6.0 ms
+for 2 (they fight over the cores and over SQLite's write lock, whose busy handler sleeps), and 3 did worse still.
+PostgreSQL's commit waits for its WAL flush and its backends need CPU too; there 2 workers queued for seconds and
+4 (a second worker per core, running while the first waits) are better. ``--workers`` tries other counts.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 P99_LIMIT_MS = 100.0
+WORKERS = {"sqlite": 2, "postgresql": 4, "bare": 2}  # gunicorn workers on 2 cores, as the README deploys
 CLASS_SIZE = 25
 # picture passwords handed out to the bench kids (hashing is slow on purpose: one hash per password, shared)
 PASSWORDS = [("cat", "fish", "moon"), ("star", "apple", "sun"), ("flower", "tree", "cat"), ("moon", "moon", "star")]
@@ -667,7 +669,7 @@ def bench_database(kind: str, args, mix: list[dict]) -> dict:
             setup = time.perf_counter() - t
             env = {"DATABASE_URL": url, "REDIS_URL": args.redis, "TEACH_SECRET_KEY": "bench-" + os.urandom(8).hex(),
                    "TEACH_PREWARM_JUDGES": "true" if args.prewarm else "false"}
-            with Server("teach.web:create_app()", args.workers, env, preload=args.prewarm) as server:
+            with Server("teach.web:create_app()", args.workers or WORKERS[kind], env, preload=args.prewarm) as server:
                 result = run_generator(server, {"kids": kids, "mix": mix, "phases": phases(args, args.ramp),
                                                 "seed": args.seed}, folder)
         finally:
@@ -678,7 +680,7 @@ def bench_database(kind: str, args, mix: list[dict]) -> dict:
 
 def bench_bare(args) -> dict:
     with tempfile.TemporaryDirectory(prefix="teach-web-load-") as tmp:
-        with Server("web_load:bare_app()", args.workers, {}, chdir=ROOT / "bench") as server:
+        with Server("web_load:bare_app()", args.workers or WORKERS["bare"], {}, chdir=ROOT / "bench") as server:
             return run_generator(server, {"bare": True, "phases": phases(args, args.bare_ramp), "seed": args.seed},
                                  Path(tmp))
 
@@ -720,7 +722,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--db", default="sqlite,postgresql", help="comma-separated: sqlite, postgresql")
     ap.add_argument("--kids", type=int, default=1000)
-    ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: WORKERS per database)")
     ap.add_argument("--rate", type=float, default=200.0, help="moves per second, sustained")
     ap.add_argument("--duration", type=float, default=30.0, help="seconds of the sustained phase")
     ap.add_argument("--warmup", type=float, default=5.0, help="seconds of warm-up before (reported, not judged)")
@@ -743,7 +745,8 @@ def main(argv: list[str] | None = None) -> int:
     longest = max(len(l) for p in mix for l in p["lines"])
     print(f"move mix: {len(mix)} puzzles from {len({p['lesson'] for p in mix})} lessons ({', '.join(MIX_TOPICS)}), "
           f"{n_lines} winning lines (up to {longest} kid moves), read in {time.perf_counter() - t:.1f} s")
-    print(f"server: gunicorn -w {args.workers} (sync workers{', --preload with every lesson puzzle solved first' if args.prewarm else ''}), "
+    workers = args.workers or ", ".join(f"{k} {v}" for k, v in WORKERS.items())
+    print(f"server: gunicorn -w {workers} (sync workers{', --preload with every lesson puzzle solved first' if args.prewarm else ''}), "
           f"Redis rate limits; {os.cpu_count()} cores; "
           f"load average before: {os.getloadavg()[0]:.1f}")
     results = {}
