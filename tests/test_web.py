@@ -413,3 +413,20 @@ def test_prewarm_solves_every_lesson_puzzle_before_kids_arrive(tmp_path):
         judge = content.judge_for("web-first", 1)
         first = judge.judge([], "D4")
         assert first.result == "wrong" and judge.judge([], "D4") == first
+
+
+def test_a_prewarmed_app_hides_its_solved_puzzles_from_the_garbage_collector(tmp_path):
+    """Before the workers fork: a full collection in a worker must not walk every solved puzzle again."""
+    import gc
+    from pathlib import Path
+
+    from teach.web import create_app
+
+    lessons = Path(__file__).resolve().parent / "web_lessons"
+    gc.unfreeze()
+    try:
+        create_app({"TESTING": True, "SECRET_KEY": "t", "LESSONS_DIR": str(lessons), "PREWARM_JUDGES": True,
+                    "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'p.sqlite'}"})
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

@@ -60,10 +60,17 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_errorhandlers(app)
     register_commands(app)
     if app.config.get("PREWARM_JUDGES"):
+        import gc
+
         from teach.web import content
 
         with app.app_context():
             content.prewarm()
+        # the solved puzzles stay for the life of the process: out of the garbage collector's sight, a full
+        # collection in a worker no longer walks them (over 100 ms each time, a kid's move waiting behind it),
+        # and the workers forked from here keep sharing their memory pages
+        gc.collect()
+        gc.freeze()
     return app
 
 
