@@ -98,9 +98,8 @@ def test_moves_elsewhere_later_in_a_line_match_a_full_reading_too():
     assert got["E2"].result == "continue" and got["J9"].reason == "escapes"
 
 
-def test_moves_elsewhere_are_read_once(monkeypatch):
-    size, black, white, to_play, goal = CASES["kill straight three"]
-    game = position(13, black, white, to_play)
+def count_readings(monkeypatch) -> itertools.count:
+    """A counter that goes up by one each time a judge reads a position (``next`` of it tells how many so far)."""
     reads = itertools.count()
     original = Judge._read
 
@@ -109,6 +108,13 @@ def test_moves_elsewhere_are_read_once(monkeypatch):
         return original(self, *args)
 
     monkeypatch.setattr(Judge, "_read", counting)
+    return reads
+
+
+def test_moves_elsewhere_are_read_once(monkeypatch):
+    size, black, white, to_play, goal = CASES["kill straight three"]
+    game = position(13, black, white, to_play)
+    reads = count_readings(monkeypatch)
     solution = Judge(game, goal).solve()
     moves = len(game.legal_moves())
     assert set(solution.winning) == {"B1"}
@@ -167,14 +173,7 @@ def test_warming_a_judge_answers_the_whole_solution_line_without_reading(monkeyp
     judge = Judge(game, goal)
     solution = judge.warm()
     assert solution.winning == Judge(game, goal).solve().winning == {"F4": "win"}
-    reads = itertools.count()
-    original = Judge._read
-
-    def counting(self, *args):
-        next(reads)
-        return original(self, *args)
-
-    monkeypatch.setattr(Judge, "_read", counting)
+    reads = count_readings(monkeypatch)
     line, move, verdicts_seen = [], "F4", []
     while True:
         verdict = judge.judge(line, move)
