@@ -140,3 +140,19 @@ def demo(app):
     with app.app_context():
         create_demo()
     return app
+
+
+@pytest.fixture
+def outsider(demo) -> int:
+    """Zed, a kid of another class (code OTHER2, picture password cat, cat, cat); returns his id."""
+    from teach.models import Group, Membership, User
+    from teach.web.extensions import db
+
+    with demo.app_context():
+        other = Group(kind="class", name="Other", code="OTHER2")
+        zed = User(role="kid", name="Zed", avatar="cat")
+        zed.set_pictures(["cat", "cat", "cat"])
+        other.members.append(Membership(user=zed, role="kid"))
+        db.session.add(other)
+        db.session.commit()
+        return zed.id

@@ -386,7 +386,7 @@ def test_an_uploaded_lesson_that_checks_is_saved_and_shown_to_the_class(demo, cl
 
 
 
-def test_kids_of_the_class_play_their_teachers_own_lesson(demo, client):
+def test_kids_of_the_class_play_their_teachers_own_lesson(demo, outsider, client):
     teacher_login(client)
     own = GOOD_LESSON.replace("title: {zh: 老鼠想逃跑, en: The mouse runs}", "title: {zh: 我们的课, en: Our lesson}")
     client.post("/teach/lessons", data={"lesson": (io.BytesIO(own.encode()), "mine.yaml")},
@@ -400,16 +400,8 @@ def test_kids_of_the_class_play_their_teachers_own_lesson(demo, client):
     with demo.app_context():
         assert db.session.scalar(sa.select(Attempt.first_move).where(Attempt.lesson_id == "my-own")) == "J1"
     # a kid of another class does not get it
-    with demo.app_context():
-        other = Group(kind="class", name="Other", code="OTHER2")
-        outsider = User(role="kid", name="Zed", avatar="cat")
-        outsider.set_pictures(["cat", "cat", "cat"])
-        other.members.append(Membership(user=outsider, role="kid"))
-        db.session.add(other)
-        db.session.commit()
-        outsider_id = outsider.id
     zed = demo.test_client()
-    zed.post(f"/kids/OTHER2/{outsider_id}", data={"pictures": "cat,cat,cat"})
+    zed.post(f"/kids/OTHER2/{outsider}", data={"pictures": "cat,cat,cat"})
     assert "my-own" not in zed.get("/learn/").get_data(as_text=True)
     assert zed.get("/learn/my-own").status_code == 404
 

@@ -100,18 +100,8 @@ def test_wrong_pictures_lock_only_that_kid(demo, client):
     assert r.status_code == 302
 
 
-def test_a_kid_of_another_group_cannot_sign_in_through_this_code(demo, app, client):
-    from teach.models import Group, Membership
-
-    with app.app_context():
-        other = Group(kind="class", name="Other", code="OTHER2")
-        outsider = User(role="kid", name="Zed", avatar="cat")
-        outsider.set_pictures(["cat", "cat", "cat"])
-        other.members.append(Membership(user=outsider, role="kid"))
-        db.session.add(other)
-        db.session.commit()
-        outsider_id = outsider.id
-    assert client.post(f"/kids/CAT234/{outsider_id}", data={"pictures": "cat,cat,cat"}).status_code == 404
+def test_a_kid_of_another_group_cannot_sign_in_through_this_code(demo, outsider, client):
+    assert client.post(f"/kids/CAT234/{outsider}", data={"pictures": "cat,cat,cat"}).status_code == 404
 
 
 def test_lesson_map_shows_the_first_lesson_open_and_the_next_locked(demo, client):

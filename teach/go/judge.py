@@ -496,7 +496,6 @@ class Judge:
                 solution.refutations[name] = verdict.reply
         return solution
 
-
     def warm(self, depth: int = 6) -> Solution:
         """Judge in advance the moves kids play most, so a server answers them with a lookup: every move at the
         start (``solve``), then down each winning first move the computer's reply and the reader's own winning

@@ -99,10 +99,10 @@ def _progress_for(lesson) -> LessonProgress:
         db.session.add(p)
         try:
             db.session.flush()
-        except sa.exc.IntegrityError:  # two tabs opened the lesson at once
+        except sa.exc.IntegrityError:  # two tabs opened the lesson at once: the other one's row
             db.session.rollback()
-            p = db.session.scalar(sa.select(LessonProgress).where(LessonProgress.kid_id == current_user.id,
-                                                                  LessonProgress.lesson_id == lesson.id))
+            del g.kid_progress[lesson.id]
+            return _stored_progress(lesson.id)
         g.kid_progress[lesson.id] = p
     return p
 

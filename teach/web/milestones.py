@@ -1,6 +1,6 @@
 """Milestone stickers: the first capture, the first ladder, five lessons, a week of practice...
 
-They are checked after every right answer, each only where that answer can reach it (see ``reached``), and
+They are checked after every right answer, each only where that answer can reach it (see ``candidates``), and
 awarded exactly once (the same unique constraint as lesson stickers).
 """
 
@@ -67,18 +67,15 @@ class Answer:
 
 
 def reached(kid_id: int, catalog, open_ids: set[str], answer: Answer) -> set[str]:
-    """Which of ``open_ids`` (milestones the kid does not hold) this right answer reaches.
+    """Which of ``open_ids`` this right answer reaches: the ``candidates`` it can reach that the kid does not hold.
 
-    A milestone is only looked up where this answer can change it: the first capture needs a capture puzzle just
-    solved, the lesson milestones a lesson just finished, ten practice puzzles a practice puzzle, a week the
-    days played. Every query is bounded (it stops at the count it needs), so a right answer costs the same for a
-    kid with years of history. The queries read what is stored and add this answer to it: they run without
-    flushing the answer first, so the database's write lock is taken only by the commit that ends the request."""
-    out = set()
-    if "milestone-first-capture" in open_ids and getattr(answer.step, "goal", None) == "capture":
-        out.add("milestone-first-capture")
+    The first capture is reached by being a candidate; the others are looked up. Every query is bounded (it stops
+    at the count it needs), so a right answer costs the same for a kid with years of history. The queries read
+    what is stored and add this answer to it: they run without flushing the answer first, so the database's write
+    lock is taken only by the commit that ends the request."""
+    out = open_ids & {"milestone-first-capture"}
     with db.session.no_autoflush:
-        if answer.finished and open_ids & set(LESSON_MILESTONES):
+        if open_ids & set(LESSON_MILESTONES):
             done = set(db.session.scalars(sa.select(LessonProgress.lesson_id).where(
                 LessonProgress.kid_id == kid_id, LessonProgress.finished_at.is_not(None))))
             done.add(answer.lesson_id)
@@ -88,7 +85,7 @@ def reached(kid_id: int, catalog, open_ids: set[str], answer: Answer) -> set[str
                 out.add("milestone-first-ladder")
             if len(done) >= 5:
                 out.add("milestone-five-lessons")
-        if answer.practice and "milestone-ten-practice" in open_ids:
+        if "milestone-ten-practice" in open_ids:
             solved = sa.select(Attempt.id).where(Attempt.kid_id == kid_id, Attempt.result == "solved",
                                                  Attempt.lesson_id.startswith("practice:")).limit(PRACTICE_GOAL)
             if db.session.scalar(sa.select(sa.func.count()).select_from(solved.subquery())) + 1 >= PRACTICE_GOAL:
@@ -103,7 +100,9 @@ def reached(kid_id: int, catalog, open_ids: set[str], answer: Answer) -> set[str
 
 
 def candidates(answer: Answer, memo, today: str) -> set[str]:
-    """The milestones this right answer could reach, before any query: none of them for most answers."""
+    """The milestones this right answer could reach, before any query: the first capture with a capture puzzle,
+    the lesson milestones with a finished lesson, ten practice puzzles with a practice puzzle, a week once a day;
+    none of them for most answers."""
     out = set()
     if getattr(answer.step, "goal", None) == "capture":
         out.add("milestone-first-capture")
