@@ -10,7 +10,7 @@ import pytest
 
 from teach.go import Game
 from teach.go.judge import Goal, GoalError, Judge
-from teach.go.reading import KO_A, LOSE, WIN, BudgetExceeded, Limits, Reader, ladder_attack
+from teach.go.reading import KO_A, KO_B, LOSE, WIN, BudgetExceeded, Limits, Reader, ladder_attack
 from conftest import build_position
 
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None)
@@ -248,3 +248,23 @@ def test_a_three_liberty_chain_on_the_edge_finds_its_defence(moves, target):
     result, move = Reader(game).defend(p)
     assert result == WIN
     assert Reader(game).does_defend(move, p) == WIN
+
+
+def test_a_chain_saved_only_by_retaking_a_ko_needs_a_threat_first():
+    """White has just taken the ko at C9, putting A9-B9 in atari; black may not retake at D9 at once, but
+    retaking after a ko threat saves the stones: a ko black must win (GNU Go answers ``3 D9`` here)."""
+    game = board([
+        "XX.XO....",
+        ".OXO.....",
+        "OOX......",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    ], "white")
+    game.play("C9")  # takes black D9: the ko
+    reader = Reader(game)
+    assert reader.defend(game.point("A9")) == (KO_B, game.point("D9"))
+    assert reader.attack(game.point("A9")) == (WIN, game.point("A8"))

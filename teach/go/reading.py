@@ -40,6 +40,7 @@ class Limits:
     threelib_depth: int = 12  # and one with three liberties only this close (deeper, open-board fights explode)
     backfill_depth: int = 8  # deeper than this the liberties' neighbours are read only against two liberties
     ko_depth: int = 10  # deeper than this nobody takes a ko (cuts the take-threaten-retake cycles)
+    ko_threat_depth: int = 4  # deeper than this nobody retakes a ko after a threat
     wide_defence_depth: int = 2  # a three-liberty chain reads its liberties' neighbours only this close
     breakchain3_depth: int = 8  # deeper than this the defender no longer attacks three-liberty attackers
 
@@ -69,6 +70,7 @@ class Reader:
         self.cache: dict[tuple, tuple[int, int | None]] = {}
         self.nodes = 0
         self._deadline = 0.0
+        self._threat_used = False  # someone already retook a ko after a threat in this line
 
     # ------------------------------------------------------------------ public API
     def attack(self, point: int) -> tuple[int, int | None]:
@@ -130,7 +132,7 @@ class Reader:
         chain names it, and within one search the target point is the same one."""
         g = self.g
         ko = g._ko if g._ko_color == side else -1
-        return (kind, g.hash, ko, side, t)
+        return (kind, g.hash, ko, side, t, self._threat_used)
 
     def _cached(self, key: tuple, depth: int) -> tuple[int, int | None] | None:
         """A stored result is reused from the same depth or deeper: the limits only tighten with depth,
@@ -200,10 +202,16 @@ class Reader:
         g, lim = self.g, self.limits
         best, best_move = LOSE, None
         for m in moves:
+            threat = False
             try:
                 g.play_point(m, color)
-            except IllegalMove:
-                continue
+            except IllegalMove as e:
+                # a ko we may not retake yet: it still works if we win the ko, finding a threat first (once per
+                # line, so the two sides do not trade threats forever)
+                if e.reason != "ko" or self._threat_used or depth > lim.ko_threat_depth:
+                    continue
+                g.play_point(m, color, allow_repeat=True)
+                threat = self._threat_used = True
             ko_taken = g._ko >= 0
             captured = g._chain[t] is None
             if ko_taken and depth > lim.ko_depth and not captured:
@@ -213,7 +221,11 @@ class Reader:
                 v = WIN if captured else INVERT[answer(t, depth + 1)[0]]
             finally:
                 g.undo()
-            if ko_taken and v > KO_A:
+                if threat:
+                    self._threat_used = False
+            if threat and v > KO_B:
+                v = KO_B
+            elif ko_taken and v > KO_A:
                 v = KO_A
             if v > best:
                 best, best_move = v, m
