@@ -268,3 +268,48 @@ def test_a_chain_saved_only_by_retaking_a_ko_needs_a_threat_first():
     reader = Reader(game)
     assert reader.defend(game.point("A9")) == (KO_B, game.point("D9"))
     assert reader.attack(game.point("A9")) == (WIN, game.point("A8"))
+
+
+def _swap_colours(rows: list[str]) -> list[str]:
+    return [r.translate(str.maketrans("XO", "OX")) for r in rows]
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_the_attacker_first_saves_its_own_short_chain_next_to_the_target(swap):
+    """White H2 and the black chain around it share their two liberties (G2, H3): whoever fills one first is
+    captured first. Black wins the race only by taking the white stones in atari at F5 first, which gives the
+    black chain its liberties back."""
+    rows = [
+        ".........",
+        ".........",
+        ".........",
+        "......XOO",
+        "......OXO",
+        ".....XOXX",
+        "....OOX.X",
+        "....OX.OX",
+        "....OXXXX",
+    ]
+    game = board(_swap_colours(rows) if swap else rows, "white" if swap else "black")
+    reader = Reader(game)
+    target = game.point("H2")
+    assert reader.attack(target) == (WIN, game.point("F5"))
+    assert reader.does_attack(game.point("G2"), target) == LOSE
+    assert reader.does_attack(game.point("H3"), target) == LOSE
+
+
+def test_a_chain_with_four_liberties_lives_at_the_point_next_to_three_of_them():
+    """The black stones inside the white wall have four liberties; J4, touching three of them, makes the eyes
+    (GNU Go agrees). It is no liberty of the chain: the defence reads the liberties' neighbours too."""
+    game = board([
+        ".........",
+        ".........",
+        "..OOOOOOO",
+        ".....OOXX",
+        ".....OXX.",
+        ".....OX..",
+        ".....OXX.",
+        ".....OOXX",
+        ".....OOO.",
+    ])
+    assert Reader(game).defend(game.point("H6")) == (WIN, game.point("J4"))

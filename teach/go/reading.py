@@ -40,8 +40,10 @@ class Limits:
     threelib_depth: int = 12  # and one with three liberties only this close (deeper, open-board fights explode)
     backfill_depth: int = 8  # deeper than this the liberties' neighbours are read only against two liberties
     ko_depth: int = 10  # deeper than this nobody takes a ko (cuts the take-threaten-retake cycles)
-    ko_threat_depth: int = 4  # deeper than this nobody retakes a ko after a threat
+    ko_threat_depth: int = 4
+    weak_attacker_depth: int = 2  # this close to the root the attacker also strengthens its two-liberty chains  # deeper than this nobody retakes a ko after a threat
     wide_defence_depth: int = 2  # a three-liberty chain reads its liberties' neighbours only this close
+    wide4_defence_depth: int = 0  # and a four-liberty chain only this close
     breakchain3_depth: int = 8  # deeper than this the defender no longer attacks three-liberty attackers
 
 
@@ -284,6 +286,22 @@ class Reader:
                         seen.add(q)
                         second.append(q)
             moves += second
+        if depth <= self.limits.weak_attacker_depth:
+            # our own stones next to the target with two liberties are what the defender will attack to escape:
+            # strengthen them first (extend, or take a defender chain in atari next to them)
+            for a in self._neighbour_chains(ch):
+                if len(a.libs) != 2:
+                    continue
+                for lib in a.libs:
+                    if lib not in seen:
+                        seen.add(lib)
+                        moves.append(lib)
+                for d in self._neighbour_chains(a):
+                    if d is not ch and len(d.libs) == 1:
+                        for lib in d.libs:
+                            if lib not in seen:
+                                seen.add(lib)
+                                moves.append(lib)
         return moves
 
     def _defend_moves(self, ch, defender: int, depth: int) -> list[int]:
@@ -312,7 +330,8 @@ class Reader:
         for _, lib in scored:
             seen.add(lib)
             moves.append(lib)
-        forcing = depth > self.limits.branch_depth
+        lim = self.limits
+        forcing = depth > lim.branch_depth
         if n <= 3:
             for a in around:
                 if len(a.libs) != 2:
@@ -354,16 +373,18 @@ class Reader:
                                 if olib not in seen:
                                     seen.add(olib)
                                     moves.append(olib)
-        if (n <= 2 and depth <= self.limits.backfill_depth) or (n == 3 and depth <= self.limits.wide_defence_depth):
+        wide = (n == 3 and depth <= lim.wide_defence_depth) or (n == 4 and depth <= lim.wide4_defence_depth)
+        if (n <= 2 and depth <= lim.backfill_depth) or wide:
             for lib in libs:
                 for q in nb[lib]:
                     if board[q] == EMPTY and q not in seen:
                         seen.add(q)
                         moves.append(q)
-        if n <= 2 and depth <= self.limits.breakchain3_depth:
-            # and attackers with three liberties around us: take one of them (break the chain)
+        if (n <= 2 and depth <= lim.breakchain3_depth) or wide:
+            # and attackers with three liberties around us (or no more than ours, in a race near the root):
+            # take one of them (break the chain)
             for a in around:
-                if len(a.libs) == 3:
+                if len(a.libs) == 3 or (wide and len(a.libs) <= n):
                     for alib in a.libs:
                         if alib not in seen:
                             seen.add(alib)
