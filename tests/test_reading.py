@@ -313,3 +313,24 @@ def test_a_chain_with_four_liberties_lives_at_the_point_next_to_three_of_them():
         ".....OOO.",
     ])
     assert Reader(game).defend(game.point("H6")) == (WIN, game.point("J4"))
+
+
+def test_the_defender_strengthens_its_own_weak_stone_that_guards_a_liberty():
+    """White A6 has two liberties; black cannot fill A7 while white B7 stands next to it. B7 itself has only
+    two liberties, so white saves A6 by strengthening B7 at C7 (GNU Go agrees); A7 and A5 both fail."""
+    game = board([
+        ".X.......",
+        "OXX......",
+        ".O.......",
+        "OXO......",
+        ".X.......",
+        "XX.......",
+        ".........",
+        ".........",
+        ".........",
+    ], "white")
+    reader = Reader(game)
+    target = game.point("A6")
+    assert reader.defend(target) == (WIN, game.point("C7"))
+    assert reader.does_defend(game.point("A7"), target) == LOSE
+    assert reader.does_defend(game.point("A5"), target) == LOSE

@@ -44,7 +44,9 @@ class Limits:
     weak_attacker_depth: int = 2  # this close to the root the attacker also strengthens its two-liberty chains  # deeper than this nobody retakes a ko after a threat
     wide_defence_depth: int = 2  # a three-liberty chain reads its liberties' neighbours only this close
     wide4_defence_depth: int = 0  # and a four-liberty chain only this close
-    breakchain3_depth: int = 8  # deeper than this the defender no longer attacks three-liberty attackers
+    breakchain3_depth: int = 8
+    weak_friend_depth: int = 2  # this close the defender also strengthens its weak chains next to its liberties
+    loose_attacker_depth: int = 4  # this close the defender also attacks three-liberty attackers next to its liberties  # deeper than this the defender no longer attacks three-liberty attackers
 
 
 def reading_copy(game: Game) -> Game:
@@ -357,7 +359,8 @@ class Reader:
             for lib in libs:
                 for q in nb[lib]:
                     a = chain[q]
-                    if a is not None and a.color != defender and len(a.libs) <= 2 and a not in around:
+                    if a is not None and a.color != defender and a not in around and (
+                            len(a.libs) <= 2 or (len(a.libs) == 3 and depth <= lim.loose_attacker_depth)):
                         for alib in a.libs:
                             if alib not in seen:
                                 seen.add(alib)
@@ -373,6 +376,18 @@ class Reader:
                                 if olib not in seen:
                                     seen.add(olib)
                                     moves.append(olib)
+        if n <= 2 and depth <= lim.weak_friend_depth:
+            # our own weak chains next to our liberties: a liberty the attacker cannot fill while they stand is
+            # worth strengthening them (extend them, or connect them out)
+            chain = g._chain
+            for lib in libs:
+                for q in nb[lib]:
+                    o = chain[q]
+                    if o is not None and o is not ch and o.color == defender and len(o.libs) <= 2:
+                        for olib in o.libs:
+                            if olib not in seen:
+                                seen.add(olib)
+                                moves.append(olib)
         wide = (n == 3 and depth <= lim.wide_defence_depth) or (n == 4 and depth <= lim.wide4_defence_depth)
         if (n <= 2 and depth <= lim.backfill_depth) or wide:
             for lib in libs:
