@@ -334,3 +334,27 @@ def test_the_defender_strengthens_its_own_weak_stone_that_guards_a_liberty():
     assert reader.defend(target) == (WIN, game.point("C7"))
     assert reader.does_defend(game.point("A7"), target) == LOSE
     assert reader.does_defend(game.point("A5"), target) == LOSE
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_a_stone_whose_capture_is_a_ko_is_still_captured_outright_by_taking_away_its_connection(swap):
+    """Taking white A3 at A2 is a ko. Black does better: C2 (or B1) first leaves white's connection at A2
+    short of liberties, so A3 is captured whatever white does; GNU Go also answers C2 with result 1."""
+    rows = [
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        "XX.......",
+        "OXX......",
+        ".O.X.....",
+        "O..X.....",
+    ]
+    game = board(_swap_colours(rows) if swap else rows, "white" if swap else "black")
+    reader = Reader(game)
+    target = game.point("A3")
+    result, move = reader.attack(target)
+    assert result == WIN and game.name(move) in ("C2", "B1")
+    assert reader.does_attack(game.point("C2"), target) == WIN
+    assert reader.does_attack(game.point("A2"), target) == KO_A

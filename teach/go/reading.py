@@ -202,9 +202,10 @@ class Reader:
 
     def _best(self, t: int, moves: list[int], color: int, depth: int, answer) -> tuple[int, int | None]:
         """Try each move for ``color`` and let the other side ``answer``; the best result and its move.
-        A line that starts by taking a ko is worth at most KO_A; deep in the tree nobody takes a ko."""
+        A line that starts by taking a ko is worth at most KO_A unless the other side's retake (after a threat)
+        was read and fails; deep in the tree nobody takes a ko."""
         g, lim = self.g, self.limits
-        best, best_move = LOSE, None
+        best, best_move, best_by_ko = LOSE, None, False
         for m in moves:
             threat = False
             try:
@@ -217,25 +218,50 @@ class Reader:
                 g.play_point(m, color, allow_repeat=True)
                 threat = self._threat_used = True
             ko_taken = g._ko >= 0
+            threats_spent = self._threat_used
             captured = g._chain[t] is None
             if ko_taken and depth > lim.ko_depth and not captured:
                 g.undo()
                 continue
             try:
-                v = WIN if captured else INVERT[answer(t, depth + 1)[0]]
+                if not captured:
+                    v = INVERT[answer(t, depth + 1)[0]]
+                elif ko_taken and g._ko == t and not threats_spent and depth + 1 <= lim.ko_threat_depth:
+                    v = self._after_retake(t, 3 - color, depth + 1)
+                else:
+                    v = WIN
             finally:
                 g.undo()
                 if threat:
                     self._threat_used = False
             if threat and v > KO_B:
                 v = KO_B
-            elif ko_taken and v > KO_A:
+            elif ko_taken and v > KO_A and (threats_spent or depth + 1 > lim.ko_threat_depth):
+                # a ko taken is won outright only when the other side's retake after a threat was read and
+                # failed; where it was not read, assume the retake works
                 v = KO_A
-            if v > best:
-                best, best_move = v, m
-                if v == WIN:
+            if v > best or (v == WIN and best_by_ko and not ko_taken):
+                best, best_move, best_by_ko = v, m, ko_taken
+                # at the root a win that starts by taking a ko is kept only if no plain win is found
+                if v == WIN and (depth > 0 or not ko_taken):
                     break
         return best, best_move
+
+    def _after_retake(self, t: int, defender: int, depth: int) -> int:
+        """The target (one stone) was just captured by taking a ko: the defender retakes after a threat and the
+        attacker reads on. The capture is worth WIN only if the attacker still captures after the retake."""
+        g = self.g
+        try:
+            g.play_point(t, defender, allow_repeat=True)
+        except IllegalMove:
+            return WIN
+        self._threat_used = True
+        try:
+            again = self._attack(t, depth + 1)[0]
+        finally:
+            g.undo()
+            self._threat_used = False
+        return WIN if again == WIN else KO_A
 
     # ------------------------------------------------------------------ move generation
     def _attack_moves(self, ch, attacker: int, depth: int) -> list[int]:
@@ -288,6 +314,22 @@ class Reader:
                         seen.add(q)
                         second.append(q)
             moves += second
+        if len(libs) == 1 and not forcing:
+            # the capture on the last liberty is a ko (or forbidden): take away what connecting there would
+            # give, so that the defender's connection at the ko leaves it short of liberties anyway
+            (lib,) = libs
+            chain = g._chain
+            for q in nb[lib]:
+                d = chain[q]
+                if d is None:
+                    if q not in seen:
+                        seen.add(q)
+                        moves.append(q)
+                elif d.color == ch.color and d is not ch and len(d.libs) <= 3:
+                    for dlib in d.libs:
+                        if dlib not in seen:
+                            seen.add(dlib)
+                            moves.append(dlib)
         if depth <= self.limits.weak_attacker_depth:
             # our own stones next to the target with two liberties are what the defender will attack to escape:
             # strengthen them first (extend, or take a defender chain in atari next to them)
