@@ -358,3 +358,44 @@ def test_a_stone_whose_capture_is_a_ko_is_still_captured_outright_by_taking_away
     assert result == WIN and game.name(move) in ("C2", "B1")
     assert reader.does_attack(game.point("C2"), target) == WIN
     assert reader.does_attack(game.point("A2"), target) == KO_A
+
+
+def test_in_a_race_the_defender_attacks_an_attacker_with_one_liberty_more():
+    """Black J9-H7 (three liberties) is in a race with white G7-G9 (four): black lives only by taking a
+    liberty from the white chain first, at F7 (GNU Go agrees); filling its own liberties loses."""
+    game = board([
+        "....X.O.X",
+        "....XXO.X",
+        "..XXX.OXX",
+        "...OXXXO.",
+        ".......OO",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    ])
+    reader = Reader(game)
+    target = game.point("J9")
+    result, move = reader.defend(target)
+    assert result == WIN and game.name(move) in ("F7", "F9")
+    assert reader.does_defend(game.point("J6"), target) == LOSE
+
+
+def test_the_attacker_strengthens_its_stone_next_to_a_liberty_before_closing_in():
+    """White G9-H9-H8 has three liberties; black E9, next to the liberty F9, would be captured in the race.
+    Black first plays E8 (strengthening E9 and shortening white F8), then white cannot escape; GNU Go agrees."""
+    game = board([
+        "XOO.X.OO.",
+        "XO.O.O.OX",
+        "XXOOXOOXX",
+        "XXXOXOXXX",
+        "OOXXXXXOO",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    ])
+    reader = Reader(game)
+    target = game.point("G9")
+    assert reader.attack(target) == (WIN, game.point("E8"))
+    assert reader.does_attack(game.point("F9"), target) == LOSE

@@ -333,8 +333,17 @@ class Reader:
         if depth <= self.limits.weak_attacker_depth:
             # our own stones next to the target with two liberties are what the defender will attack to escape:
             # strengthen them first (extend, or take a defender chain in atari next to them)
-            for a in self._neighbour_chains(ch):
-                if len(a.libs) != 2:
+            ours = self._neighbour_chains(ch)
+            if depth == 0:
+                # at the root also our stones next to the target's liberties, with up to three liberties
+                chain = g._chain
+                for lib in libs:
+                    for q in nb[lib]:
+                        a = chain[q]
+                        if a is not None and a.color == attacker and len(a.libs) <= 3 and a not in ours:
+                            ours.append(a)
+            for a in ours:
+                if len(a.libs) not in (2, 3) or (len(a.libs) == 3 and depth > 0):
                     continue
                 for lib in a.libs:
                     if lib not in seen:
@@ -395,7 +404,7 @@ class Reader:
                         if lib in libs or room <= 1:
                             seen.add(lib)
                             moves.append(lib)
-        if n <= 2:
+        if n <= 2 or (n == 3 and depth <= lim.wide_defence_depth):
             # attacker stones next to our liberties that are short of liberties themselves: atari or take them
             chain = g._chain
             for lib in libs:
@@ -441,7 +450,7 @@ class Reader:
             # and attackers with three liberties around us (or no more than ours, in a race near the root):
             # take one of them (break the chain)
             for a in around:
-                if len(a.libs) == 3 or (wide and len(a.libs) <= n):
+                if len(a.libs) == 3 or (wide and len(a.libs) <= n + (depth == 0)):
                     for alib in a.libs:
                         if alib not in seen:
                             seen.add(alib)
