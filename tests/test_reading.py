@@ -399,3 +399,25 @@ def test_the_attacker_strengthens_its_stone_next_to_a_liberty_before_closing_in(
     target = game.point("G9")
     assert reader.attack(target) == (WIN, game.point("E8"))
     assert reader.does_attack(game.point("F9"), target) == LOSE
+
+
+def test_the_defender_attacks_an_attacker_stone_that_sits_next_to_its_liberty():
+    """White B9-C9-B8 has two liberties. Black E9 is not next to it but next to its liberty D9, with three
+    liberties of its own: white lives by taking one of them at E8 (GNU Go agrees), which also shortens the
+    big black chain; answering at D9 or C8 directly fails."""
+    game = board([
+        "XOO.X.OO.",
+        "XO.O.O.OX",
+        "XXOOXOOXX",
+        "XXXOXOXXX",
+        "OOXXXXXOO",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    ], "white")
+    reader = Reader(game)
+    target = game.point("B9")
+    assert reader.defend(target) == (WIN, game.point("E8"))
+    assert reader.does_defend(game.point("D9"), target) == LOSE
+    assert reader.does_defend(game.point("C8"), target) == LOSE
