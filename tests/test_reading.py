@@ -421,3 +421,21 @@ def test_the_defender_attacks_an_attacker_stone_that_sits_next_to_its_liberty():
     assert reader.defend(target) == (WIN, game.point("E8"))
     assert reader.does_defend(game.point("D9"), target) == LOSE
     assert reader.does_defend(game.point("C8"), target) == LOSE
+
+
+def test_a_two_liberty_chain_in_a_race_at_the_root_may_attack_a_stronger_neighbour():
+    """White E6-E3 has two liberties against black chains of four: it survives only by shortening one of
+    them (J5 at the edge, or D3 / E2 below; GNU Go answers E2), not by extending on its own liberties."""
+    game = board([
+        ".....O...",
+        "...XO..OO",
+        "...XXOOXO",
+        ".O.XOXXX.",
+        "...XO..X.",
+        "...XOO.O.",
+        "....XOOX.",
+        ".....XXX.",
+        ".........",
+    ], "white")
+    result, move = Reader(game).defend(game.point("E6"))
+    assert result == WIN and game.name(move) in ("J5", "D3", "E2")

@@ -40,13 +40,14 @@ class Limits:
     threelib_depth: int = 12  # and one with three liberties only this close (deeper, open-board fights explode)
     backfill_depth: int = 8  # deeper than this the liberties' neighbours are read only against two liberties
     ko_depth: int = 10  # deeper than this nobody takes a ko (cuts the take-threaten-retake cycles)
-    ko_threat_depth: int = 4
-    weak_attacker_depth: int = 2  # this close to the root the attacker also strengthens its two-liberty chains  # deeper than this nobody retakes a ko after a threat
+    ko_threat_depth: int = 4  # deeper than this nobody retakes a ko after a threat
+    weak_attacker_depth: int = 2  # this close to the root the attacker also strengthens its two-liberty chains
     wide_defence_depth: int = 2  # a three-liberty chain reads its liberties' neighbours only this close
     wide4_defence_depth: int = 0  # and a four-liberty chain only this close
-    breakchain3_depth: int = 8
+    breakchain3_depth: int = 8  # deeper than this the defender no longer attacks three-liberty attackers
+    loose_attacker_depth: int = 4  # this close the defender also attacks three-liberty stones next to its liberties
     weak_friend_depth: int = 2  # this close the defender also strengthens its weak chains next to its liberties
-    loose_attacker_depth: int = 4  # this close the defender also attacks three-liberty attackers next to its liberties  # deeper than this the defender no longer attacks three-liberty attackers
+    race_root_depth: int = 0  # this close a short chain also shortens any attacker of up to five liberties
 
 
 def reading_copy(game: Game) -> Game:
@@ -447,10 +448,11 @@ class Reader:
                         seen.add(q)
                         moves.append(q)
         if (n <= 2 and depth <= lim.breakchain3_depth) or wide:
-            # and attackers with three liberties around us (or no more than ours, in a race near the root):
-            # take one of them (break the chain)
+            # and attackers with three liberties around us (in a race near the root also one with a liberty
+            # more than ours; at the root a short chain may even shorten one of five): take one of them
             for a in around:
-                if len(a.libs) == 3 or (wide and len(a.libs) <= n + (depth == 0)):
+                if (len(a.libs) == 3 or (wide and len(a.libs) <= n + (depth == 0))
+                        or (depth <= lim.race_root_depth and len(a.libs) <= 5)):
                     for alib in a.libs:
                         if alib not in seen:
                             seen.add(alib)
