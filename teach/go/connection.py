@@ -17,7 +17,7 @@ time budget the answer is ``unknown`` (``BudgetExceeded``), never a guess.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .game import EMPTY, Game, IllegalMove
 from .reading import GTP_CODE, INVERT, KO_A, LOSE, NAMES, WIN, BudgetExceeded, Limits, Reader
@@ -43,7 +43,9 @@ class ConnectionReader:
             raise ValueError("no stone at a point to connect")
         if game.board[a] != game.board[b]:
             raise ValueError("the two points hold stones of different colours")
-        self.reader = Reader(game, limits)
+        # the connection search only asks whether a chain is captured outright: a ko is already no capture
+        # for it, so the reader need not spend nodes on retaking kos after threats
+        self.reader = Reader(game, replace(limits, ko_threat_depth=-1))
         self.g = self.reader.g
         self.nb = self.g._nb
         self.a, self.b = a, b
