@@ -25,8 +25,19 @@ matters on a machine whose two cores also run the server.
 Why the README's worker counts (``WORKERS``): a move is mostly Python CPU. On SQLite the waits are short, so one
 worker per core is best: measured on this 2-core machine, 4 workers spent 7.0 ms of CPU per move against 5.1-6.0 ms
 for 2 (they fight over the cores and over SQLite's write lock, whose busy handler sleeps), and 3 did worse still.
-PostgreSQL's commit waits for its WAL flush and its backends need CPU too; there 2 workers queued for seconds and
-4 (a second worker per core, running while the first waits) are better. ``--workers`` tries other counts.
+PostgreSQL's backends need CPU too and every statement is a round trip that leaves the worker waiting; there 2
+workers queued for seconds and 4 (a second worker per core, running while the first waits) are better.
+``--workers`` tries other counts.
+
+Run it on a quiet machine. The table gives, per phase, the CPU per request of the workers, of the generator and of
+the whole machine, and the hypervisor's steal; a line per phase sums the CPU by program, so other work sharing the
+two cores shows by name. Lowering that work's priority does not make it quiet: with the kernel's autogroups each
+terminal session gets an equal share of the cores whatever its processes' ``nice``. A busy neighbour doubled the
+CPU a move costs and the sustained p99 went from 30 ms to several seconds.
+
+Taking a slow run apart: ``WEB_LOAD_TIMING=<folder>`` serves the app wrapped to log every request's wall time,
+CPU time and run-queue wait; ``WEB_LOAD_SPY=<folder>`` samples every worker with py-spy through the sustained
+phase; ``TEACH_BENCH_PG_HOST=/var/run/postgresql`` talks to PostgreSQL over its Unix socket.
 """
 
 from __future__ import annotations
@@ -57,6 +68,43 @@ AVATARS = ("panda", "tiger", "rabbit", "turtle", "bird", "dragon", "fish", "butt
 MIX_TOPICS = ("capture", "escape", "ladder", "double-atari")
 PG_ADMIN = "postgresql://127.0.0.1:5432/postgres"
 PG_BENCH_DB = "teach_bench"
+
+
+# ====================================================================== where a request's wall time goes
+def timed_app():
+    """``teach.web:create_app()`` wrapped to log, for every request a worker serves, its wall time inside the
+    app, the CPU time of the worker thread, and the time the thread waited for a core (the scheduler's run-queue
+    wait, from ``/proc/thread-self/schedstat``). Wall minus the two is time blocked: locks, disk, the database.
+    Served instead of the plain app when ``WEB_LOAD_TIMING=<folder>`` is set; each worker writes
+    ``<folder>/<pid>.tsv`` (start, path, wall, cpu, run-queue wait; seconds)."""
+    from teach.web import create_app
+
+    app = create_app()
+    folder = Path(os.environ["WEB_LOAD_TIMING"])
+    folder.mkdir(parents=True, exist_ok=True)
+    inner = app.wsgi_app
+    rows: list[str] = []
+
+    def schedstat() -> tuple[float, float]:
+        with open("/proc/thread-self/schedstat") as f:
+            on_cpu, waiting, _ = f.read().split()
+        return int(on_cpu) / 1e9, int(waiting) / 1e9
+
+    def timed(environ, start_response):
+        t0, (c0, w0) = time.perf_counter(), schedstat()
+        try:
+            return inner(environ, start_response)
+        finally:
+            c1, w1 = schedstat()
+            rows.append(f"{time.time():.4f}\t{environ.get('PATH_INFO')}\t{time.perf_counter() - t0:.6f}\t"
+                        f"{c1 - c0:.6f}\t{w1 - w0:.6f}\n")
+            if len(rows) >= 200:
+                with open(folder / f"{os.getpid()}.tsv", "a") as f:
+                    f.writelines(rows)
+                rows.clear()
+
+    app.wsgi_app = timed
+    return app
 
 
 # ====================================================================== the bare endpoint
@@ -163,7 +211,9 @@ def fresh_database(kind: str, folder: Path) -> str:
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {PG_BENCH_DB} WITH (FORCE)")
         conn.execute(f"CREATE DATABASE {PG_BENCH_DB}")
-    return f"postgresql://127.0.0.1:5432/{PG_BENCH_DB}"
+    # TEACH_BENCH_PG_HOST=/var/run/postgresql: the server's Unix socket instead of TCP on the loopback
+    host = os.environ.get("TEACH_BENCH_PG_HOST")
+    return f"postgresql:///{PG_BENCH_DB}?host={host}" if host else f"postgresql://127.0.0.1:5432/{PG_BENCH_DB}"
 
 
 def drop_database(kind: str) -> None:
@@ -324,7 +374,9 @@ class Generator:
     async def session_for(self, kid: Kid):
         import aiohttp
 
-        connector = aiohttp.TCPConnector(local_addr=(kid.address, 0), limit=4)
+        # a browser resends a request whose reused connection the server had just closed; aiohttp does not, so
+        # the kid's tablet lets an idle connection go before a threaded server's keep-alive (gunicorn: 2 s) does
+        connector = aiohttp.TCPConnector(local_addr=(kid.address, 0), limit=4, keepalive_timeout=1.0)
         return aiohttp.ClientSession(self.url, connector=connector, cookie_jar=aiohttp.CookieJar(unsafe=True),
                                      timeout=aiohttp.ClientTimeout(total=30))
 
@@ -403,8 +455,8 @@ class Generator:
                                         headers={"X-CSRFToken": kid.token}) as r:
                 answer = await r.json(content_type=None) if r.status in (200, 400, 409) else None
                 status = r.status
-        except Exception:  # noqa: BLE001  (a refused or timed-out request is an error)
-            samples.append(((time.perf_counter() - due) * 1000, 1, "exception"))
+        except Exception as e:  # noqa: BLE001  (a refused or timed-out request is an error)
+            samples.append(((time.perf_counter() - due) * 1000, 1, f"exception:{type(e).__name__}"))
             kid.line = None
             self.busy.discard(kid.spec["id"])
             return
@@ -431,8 +483,8 @@ class Generator:
             async with self.bare_session.post("/move", json=body) as r:
                 await r.read()
                 status = r.status
-        except Exception:  # noqa: BLE001
-            samples.append(((time.perf_counter() - due) * 1000, 1, "exception"))
+        except Exception as e:  # noqa: BLE001
+            samples.append(((time.perf_counter() - due) * 1000, 1, f"exception:{type(e).__name__}"))
             return
         samples.append(((time.perf_counter() - due) * 1000, 0 if status == 200 else 1, f"http-{status}"))
 
@@ -483,10 +535,11 @@ class Generator:
         try:
             for ph in self.plan["phases"]:
                 report_cpu(ph["name"], "start")
-                own = time.process_time()
+                own, machine = time.process_time(), machine_cpu()
                 res = await self.phase(ph["name"], ph["rate"], ph["duration"], bare=bare)
                 res["server_cpu"] = report_cpu(ph["name"], "end")
                 res["generator_cpu"] = time.process_time() - own
+                res["machine_cpu"], res["steal"] = (b - a for a, b in zip(machine, machine_cpu()))
                 out["phases"].append(res)
                 print(json.dumps({"progress": res["phase"], "rate": res["rate"], "p99": res["p99"],
                                   "errors": res["errors"]}), file=sys.stderr, flush=True)
@@ -502,6 +555,15 @@ class Generator:
         return out
 
 
+def machine_cpu() -> tuple[float, float]:
+    """CPU seconds the whole machine has been busy (every process at normal priority and the kernel: the
+    server, the database, the generator; not ``nice``d work) and stolen by the hypervisor, from /proc/stat."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    user, _nice, system, _idle, _iowait, irq, softirq, steal = fields[:8]
+    tick = os.sysconf("SC_CLK_TCK")
+    return (user + system + irq + softirq) / tick, steal / tick
+
+
 def report_cpu(phase: str, when: str) -> float | None:
     """Ask the orchestrator (on our stdin/stdout) for the server's CPU seconds at a phase boundary."""
     print(json.dumps({"cpu": phase, "when": when}), flush=True)
@@ -515,25 +577,65 @@ def drive(plan_path: str, out_path: str) -> None:
     Path(out_path).write_text(json.dumps(result))
 
 
+def spy(server: Server, phase_name: str, plan: dict, folder: Path) -> None:
+    """With ``WEB_LOAD_SPY=<folder>`` (and py-spy on the PATH or in ``PY_SPY``), sample every worker through the
+    sustained phase: where the server's CPU goes under the real load, which the in-process profile cannot show."""
+    out = os.environ.get("WEB_LOAD_SPY")
+    if not out or phase_name != "sustained":
+        return
+    duration = next(p["duration"] for p in plan["phases"] if p["name"] == phase_name)
+    Path(out).mkdir(parents=True, exist_ok=True)
+    for pid in server.workers():
+        subprocess.Popen([os.environ.get("PY_SPY", "py-spy"), "record", "--nonblocking", "-r", "200", "-d",
+                          str(int(duration)), "-p", str(pid), "-f", "raw", "-o", f"{out}/{pid}.txt"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def run_generator(server: Server, plan: dict, folder: Path) -> dict:
     """The load generator in its own process; it asks for the server's CPU time at every phase boundary."""
     plan_path, out_path = folder / "plan.json", folder / "result.json"
     plan_path.write_text(json.dumps({**plan, "url": server.url}))
     proc = subprocess.Popen([sys.executable, __file__, "drive", str(plan_path), str(out_path)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
-    cpu_at = {}
+    cpu_at, by_program = {}, {}
     for line in proc.stdout:
         ask = json.loads(line)
         now = server.cpu_seconds()
         if ask["when"] == "start":
+            by_program[ask["cpu"]] = cpu_by_program()
+        else:
+            start = by_program.get(ask["cpu"], {})
+            by_program[ask["cpu"]] = {k: v - start.get(k, 0.0) for k, v in cpu_by_program().items()
+                                      if v - start.get(k, 0.0) > 0.005}
+        if ask["when"] == "start":
             cpu_at[ask["cpu"]] = now
+            spy(server, ask["cpu"], plan, folder)
             proc.stdin.write(json.dumps({"cpu": now}) + "\n")
         else:
             proc.stdin.write(json.dumps({"cpu": now - cpu_at.get(ask["cpu"], now)}) + "\n")
         proc.stdin.flush()
     if proc.wait() != 0:
         raise RuntimeError("the load generator failed")
-    return json.loads(out_path.read_text())
+    result = json.loads(out_path.read_text())
+    for ph in result["phases"]:
+        ph["cpu_by_program"] = by_program.get(ph["phase"], {})
+    return result
+
+
+def cpu_by_program() -> dict[str, float]:
+    """CPU seconds used so far by every live process, summed by program name (gunicorn, postgres, python...);
+    niced processes apart, so other work on the machine shows as such."""
+    out: dict[str, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            head, rest = stat.read_text().rsplit(")", 1)
+        except OSError:
+            continue
+        fields = rest.split()
+        name = head.split("(", 1)[1] + (" (niced)" if int(fields[16]) > 0 else "")
+        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return out
 
 
 # ====================================================================== one request, taken apart
@@ -669,7 +771,11 @@ def bench_database(kind: str, args, mix: list[dict]) -> dict:
             setup = time.perf_counter() - t
             env = {"DATABASE_URL": url, "REDIS_URL": args.redis, "TEACH_SECRET_KEY": "bench-" + os.urandom(8).hex(),
                    "TEACH_PREWARM_JUDGES": "true" if args.prewarm else "false"}
-            with Server("teach.web:create_app()", args.workers or WORKERS[kind], env, preload=args.prewarm) as server:
+            spec, chdir = "teach.web:create_app()", ROOT
+            if os.environ.get("WEB_LOAD_TIMING"):
+                spec, chdir = "web_load:timed_app()", ROOT / "bench"
+                env["PYTHONPATH"] = str(ROOT)
+            with Server(spec, args.workers or WORKERS[kind], env, chdir=chdir, preload=args.prewarm) as server:
                 result = run_generator(server, {"kids": kids, "mix": mix, "phases": phases(args, args.ramp),
                                                 "seed": args.seed}, folder)
         finally:
@@ -692,21 +798,29 @@ def print_table(title: str, result: dict) -> None:
         print(f"  sign-in: {s['signed_in']}/{s['kids']} kids in {s['seconds']:.1f} s ({s['per_second']:.1f}/s, "
               f"p50 {s['p50']:.0f} ms, p99 {s['p99']:.0f} ms per kid: code page, pictures, map)")
     print(f"  {'phase':<14}{'target/s':>9}{'done/s':>8}{'sent':>7}{'errors':>7}{'p50 ms':>8}{'p90 ms':>8}"
-          f"{'p99 ms':>8}{'max ms':>8}{'server cpu':>11}{'gen cpu':>8}{'load':>6}")
+          f"{'p99 ms':>8}{'max ms':>8}{'server cpu':>11}{'gen cpu':>8}{'all cpu':>8}{'steal':>6}{'load':>6}")
     for ph in result["phases"]:
         cpu = ph.get("server_cpu")
         served = max(1, ph["served"])
         per = f"{cpu / served * 1000:.2f}" if cpu is not None else "-"
         print(f"  {ph['phase']:<14}{ph['rate']:>9g}{ph['achieved']:>8.0f}{ph['sent']:>7}{ph['errors']:>7}"
               f"{ph['p50']:>8.1f}{ph['p90']:>8.1f}{ph['p99']:>8.1f}{ph['max']:>8.0f}{per:>11}"
-              f"{ph['generator_cpu'] / served * 1000:>8.2f}{ph['load']:>6.1f}")
+              f"{ph['generator_cpu'] / served * 1000:>8.2f}{ph.get('machine_cpu', 0) / served * 1000:>8.2f}"
+              f"{ph.get('steal', 0) / ph['duration']:>6.0%}{ph['load']:>6.1f}")
     sustained = next((p for p in result["phases"] if p["phase"] == "sustained"), None)
+    for ph in result["phases"]:
+        if ph.get("cpu_by_program") and not ph["phase"].startswith("ramp"):
+            served = max(1, ph["served"])
+            top = sorted(ph["cpu_by_program"].items(), key=lambda kv: -kv[1])[:6]
+            print(f"  {ph['phase']} CPU by program, ms per request: "
+                  + ", ".join(f"{name} {cpu / served * 1000:.2f}" for name, cpu in top))
     if sustained and "sign_in" in result:
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(sustained["kinds"].items()))
         print(f"  sustained mix: {kinds}; surprises (judge answered otherwise than read beforehand): "
               f"{result.get('surprises', 0)}")
-    print("  (server cpu, gen cpu: CPU milliseconds per request of the gunicorn workers and of the load generator;"
-          " load: the machine's 1-minute load average, on 2 cores)")
+    print("  (server cpu, gen cpu, all cpu: CPU milliseconds per request of the gunicorn workers, of the load "
+          "generator, and of the whole machine (database and kernel included); steal: CPU the hypervisor took, "
+          "per second of the phase; load: the machine's 1-minute load average, on 2 cores)")
     c = ceiling(result["phases"])
     print(f"  ceiling (p99 ≤ {P99_LIMIT_MS:g} ms, no error): {f'{c:g}/s' if c else 'below the first ramp step'}")
 
