@@ -381,20 +381,25 @@ def test_in_a_race_the_defender_attacks_an_attacker_with_one_liberty_more():
     assert reader.does_defend(game.point("J6"), target) == LOSE
 
 
+# The top edge with two white chains short of liberties, G9-H9-H8 and B9-C9-B8, and black E9 between them: the
+# two tests below read it from each side.
+TWO_RACES_ON_TOP = [
+    "XOO.X.OO.",
+    "XO.O.O.OX",
+    "XXOOXOOXX",
+    "XXXOXOXXX",
+    "OOXXXXXOO",
+    ".........",
+    ".........",
+    ".........",
+    ".........",
+]
+
+
 def test_the_attacker_strengthens_its_stone_next_to_a_liberty_before_closing_in():
     """White G9-H9-H8 has three liberties; black E9, next to the liberty F9, would be captured in the race.
     Black first plays E8 (strengthening E9 and shortening white F8), then white cannot escape; GNU Go agrees."""
-    game = board([
-        "XOO.X.OO.",
-        "XO.O.O.OX",
-        "XXOOXOOXX",
-        "XXXOXOXXX",
-        "OOXXXXXOO",
-        ".........",
-        ".........",
-        ".........",
-        ".........",
-    ])
+    game = board(TWO_RACES_ON_TOP)
     reader = Reader(game)
     target = game.point("G9")
     assert reader.attack(target) == (WIN, game.point("E8"))
@@ -405,17 +410,7 @@ def test_the_defender_attacks_an_attacker_stone_that_sits_next_to_its_liberty():
     """White B9-C9-B8 has two liberties. Black E9 is not next to it but next to its liberty D9, with three
     liberties of its own: white lives by taking one of them at E8 (GNU Go agrees), which also shortens the
     big black chain; answering at D9 or C8 directly fails."""
-    game = board([
-        "XOO.X.OO.",
-        "XO.O.O.OX",
-        "XXOOXOOXX",
-        "XXXOXOXXX",
-        "OOXXXXXOO",
-        ".........",
-        ".........",
-        ".........",
-        ".........",
-    ], "white")
+    game = board(TWO_RACES_ON_TOP, "white")
     reader = Reader(game)
     target = game.point("B9")
     assert reader.defend(target) == (WIN, game.point("E8"))
