@@ -32,8 +32,8 @@ workers queued for seconds and 4 (a second worker per core, running while the fi
 Run it on a quiet machine. The table gives, per phase, the CPU per request of the workers, of the generator and of
 the whole machine, and the hypervisor's steal; a line per phase sums the CPU by program, so other work sharing the
 two cores shows by name. Lowering that work's priority does not make it quiet: with the kernel's autogroups each
-terminal session gets an equal share of the cores whatever its processes' ``nice``. A busy neighbour doubled the
-CPU a move costs and the sustained p99 went from 30 ms to several seconds.
+terminal session gets an equal share of the cores whatever its processes' ``nice``. With a busy neighbour the
+sustained p99 on PostgreSQL went from 30 ms to several seconds.
 
 Taking a slow run apart: ``WEB_LOAD_TIMING=<folder>`` serves the app wrapped to log every request's wall time,
 CPU time and run-queue wait; ``WEB_LOAD_SPY=<folder>`` samples every worker with py-spy through the sustained
