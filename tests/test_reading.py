@@ -270,8 +270,11 @@ def test_a_chain_saved_only_by_retaking_a_ko_needs_a_threat_first():
     assert reader.attack(game.point("A9")) == (WIN, game.point("A8"))
 
 
-def _swap_colours(rows: list[str]) -> list[str]:
-    return [r.translate(str.maketrans("XO", "OX")) for r in rows]
+def _either_colour(rows: list[str], swap: bool):
+    """The position with black to move, or with the colours swapped and white to move: the same reading."""
+    if swap:
+        return board([r.translate(str.maketrans("XO", "OX")) for r in rows], "white")
+    return board(rows, "black")
 
 
 @pytest.mark.parametrize("swap", [False, True])
@@ -290,7 +293,7 @@ def test_the_attacker_first_saves_its_own_short_chain_next_to_the_target(swap):
         "....OX.OX",
         "....OXXXX",
     ]
-    game = board(_swap_colours(rows) if swap else rows, "white" if swap else "black")
+    game = _either_colour(rows, swap)
     reader = Reader(game)
     target = game.point("H2")
     assert reader.attack(target) == (WIN, game.point("F5"))
@@ -351,7 +354,7 @@ def test_a_stone_whose_capture_is_a_ko_is_still_captured_outright_by_taking_away
         ".O.X.....",
         "O..X.....",
     ]
-    game = board(_swap_colours(rows) if swap else rows, "white" if swap else "black")
+    game = _either_colour(rows, swap)
     reader = Reader(game)
     target = game.point("A3")
     result, move = reader.attack(target)
