@@ -31,9 +31,13 @@ def main(argv=None) -> int:
     if args.limits:
         from teach.go import reading
 
+        import dataclasses
+
         values = dict(item.split("=") for item in args.limits.split(","))
-        limits = reading.Limits(**{k: type(getattr(reading.Limits(), k))(v) for k, v in values.items()})
-        reading.Reader.__init__.__defaults__ = (limits,)
+        base = reading.Limits()
+        changed = dataclasses.replace(base, **{k: type(getattr(base, k))(v) for k, v in values.items()})
+        # every Limits() made from now on (the GTP engine makes its own, with its time limit) starts from these
+        reading.Limits.__init__.__defaults__ = tuple(getattr(changed, f.name) for f in dataclasses.fields(base))
     os.chdir(args.file.parent)
     engine = GtpEngine()
     passed = total = 0

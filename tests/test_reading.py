@@ -437,3 +437,35 @@ def test_a_two_liberty_chain_in_a_race_at_the_root_may_attack_a_stronger_neighbo
     ], "white")
     result, move = Reader(game).defend(game.point("E6"))
     assert result == WIN and game.name(move) in ("J5", "D3", "E2")
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_a_chain_left_with_two_eyes_lives_without_another_move(swap):
+    """White G9-J7 has four liberties inside a solid wall. J9 is the vital point for both sides (GNU Go
+    agrees): after white J9 and black F9 the two liberties left are eyes, and white lives by playing nothing
+    more. Black J8 is answered by taking it at J9 with the same two eyes; a reader that makes the defender move
+    fills its own eye there and calls the group dead."""
+    rows = [
+        "...XX.O..",
+        "...XXXOO.",
+        "....XXXOO",
+        "....XXXXX",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    ]
+    game = _either_colour(rows, swap)
+    reader = Reader(game)
+    target = game.point("G9")
+    assert reader.attack(target) == (WIN, game.point("J9"))
+    assert [game.name(m) for m in ("J8", "H9", "F9") if reader.does_attack(game.point(m), target)] == []
+    assert reader.does_defend(game.point("J9"), target) == WIN
+    assert [game.name(m) for m in ("J8", "H9", "F9") if reader.does_defend(game.point(m), target)] == []
+    # after white J9 and black F9, white to move: every move there fills an eye, and none is needed
+    rows[0] = "...XXXO.O"
+    game = board([r.translate(str.maketrans("XO", "OX")) for r in rows], "black") if swap else board(rows, "white")
+    target = game.point("G9")
+    assert Reader(game).defend(target) == (WIN, None)
+    assert Reader(game).attack(target) == (LOSE, None)

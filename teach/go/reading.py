@@ -41,7 +41,7 @@ class Limits:
     backfill_depth: int = 8  # deeper than this the liberties' neighbours are read only against two liberties
     ko_depth: int = 10  # deeper than this nobody takes a ko (cuts the take-threaten-retake cycles)
     ko_threat_depth: int = 4  # deeper than this nobody retakes a ko after a threat
-    weak_attacker_depth: int = 2  # this close to the root the attacker also strengthens its two-liberty chains
+    weak_attacker_depth: int = 4  # this close to the root the attacker also strengthens its two-liberty chains
     wide_defence_depth: int = 2  # a three-liberty chain reads its liberties' neighbours only this close
     wide4_defence_depth: int = 0  # and a four-liberty chain only this close
     breakchain3_depth: int = 8  # deeper than this the defender no longer attacks three-liberty attackers
@@ -198,6 +198,11 @@ class Reader:
         if hit is not None:
             return hit
         best, best_move = self._best(t, self._defend_moves(ch, defender, depth), defender, depth, self._attack)
+        if best < WIN and self._no_approach(ch) and self._attack(t, depth)[0] == LOSE:
+            # every move tried spoils something (fills an own eye, gives a liberty away in a seki) and the
+            # attacker cannot approach: doing nothing is a move too, and the chain lives if the attacker, moving
+            # now, cannot take it
+            best, best_move = WIN, None
         self.cache[key] = (depth, best, best_move)
         return best, best_move
 
@@ -247,6 +252,23 @@ class Reader:
                 if v == WIN and (depth > 0 or not ko_taken):
                     break
         return best, best_move
+
+    def _no_approach(self, ch) -> bool:
+        """The attacker can fill none of the chain's liberties without being taken at once: each one is a
+        suicide for it or leaves the stone played in atari (eyes, or a seki's shared liberties)."""
+        g = self.g
+        attacker = 3 - ch.color
+        for lib in list(ch.libs):
+            try:
+                g.play_point(lib, attacker)
+            except IllegalMove:
+                continue
+            try:
+                if len(g._chain[lib].libs) > 1:
+                    return False
+            finally:
+                g.undo()
+        return True
 
     def _after_retake(self, t: int, defender: int, depth: int) -> int:
         """The target (one stone) was just captured by taking a ko: the defender retakes after a threat and the
