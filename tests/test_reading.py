@@ -270,11 +270,13 @@ def test_a_chain_saved_only_by_retaking_a_ko_needs_a_threat_first():
     assert reader.attack(game.point("A9")) == (WIN, game.point("A8"))
 
 
-def _either_colour(rows: list[str], swap: bool):
-    """The position with black to move, or with the colours swapped and white to move: the same reading."""
+def _either_colour(rows: list[str], swap: bool, to_play: str = "black"):
+    """The position with ``to_play`` to move, or with the colours swapped and the other side to move: the same
+    reading."""
     if swap:
-        return board([r.translate(str.maketrans("XO", "OX")) for r in rows], "white")
-    return board(rows, "black")
+        other = "white" if to_play == "black" else "black"
+        return board([r.translate(str.maketrans("XO", "OX")) for r in rows], other)
+    return board(rows, to_play)
 
 
 @pytest.mark.parametrize("swap", [False, True])
@@ -465,7 +467,30 @@ def test_a_chain_left_with_two_eyes_lives_without_another_move(swap):
     assert [game.name(m) for m in ("J8", "H9", "F9") if reader.does_defend(game.point(m), target)] == []
     # after white J9 and black F9, white to move: every move there fills an eye, and none is needed
     rows[0] = "...XXXO.O"
-    game = board([r.translate(str.maketrans("XO", "OX")) for r in rows], "black") if swap else board(rows, "white")
+    game = _either_colour(rows, swap, "white")
     target = game.point("G9")
     assert Reader(game).defend(target) == (WIN, None)
     assert Reader(game).attack(target) == (LOSE, None)
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_the_defender_attacks_the_stones_that_guard_a_short_attackers_liberty(swap):
+    """White B5-E5 has three liberties; the black chain C1-E4 next to it has two (D1, D3), and black E1-F1 keeps
+    D1 out of white's reach. White D1 takes E1-F1 and starts a ko for the black chain, the only way to live
+    (GNU Go: 2 D1); the target's own liberties and ataris fail."""
+    rows = [
+        ".........",
+        ".........",
+        "...XXX...",
+        "XXXX.X...",
+        "XOOOOX...",
+        "XOXXXOOO.",
+        ".OX.XO.OO",
+        "OOXXOOO.O",
+        ".OX.XXOO.",
+    ]
+    game = _either_colour(rows, swap, "white")
+    reader = Reader(game)
+    target = game.point("B5")
+    assert reader.defend(target) == (KO_A, game.point("D1"))
+    assert [game.name(m) for m in ("E6", "A3", "A1", "D3") if reader.does_defend(game.point(m), target)] == []

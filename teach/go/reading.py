@@ -48,6 +48,7 @@ class Limits:
     loose_attacker_depth: int = 4  # this close the defender also attacks three-liberty stones next to its liberties
     weak_friend_depth: int = 2  # this close the defender also strengthens its weak chains next to its liberties
     race_root_depth: int = 0  # this close a short chain also shortens any attacker of up to five liberties
+    guard_depth: int = 2  # this close the defender also attacks the stones that guard a short attacker's liberties
 
 
 def reading_copy(game: Game) -> Game:
@@ -427,6 +428,21 @@ class Reader:
                         if lib in libs or room <= 1:
                             seen.add(lib)
                             moves.append(lib)
+        if n <= 3 and depth <= lim.guard_depth:
+            # a short attacker next to us is kept alive by its own stones next to its liberties (where our stone
+            # would be taken at once): shorten those guards, so that the attacker's liberties open up
+            chain = g._chain
+            for a in around:
+                if len(a.libs) != 2:
+                    continue
+                for alib in a.libs:
+                    for q in nb[alib]:
+                        b = chain[q]
+                        if b is not None and b is not a and b.color == a.color and len(b.libs) <= 2:
+                            for blib in b.libs:
+                                if blib not in seen:
+                                    seen.add(blib)
+                                    moves.append(blib)
         if n <= 2 or (n == 3 and depth <= lim.wide_defence_depth):
             # attacker stones next to our liberties that are short of liberties themselves: atari or take them
             chain = g._chain
