@@ -282,8 +282,9 @@ def _either_colour(rows: list[str], swap: bool, to_play: str = "black"):
 @pytest.mark.parametrize("swap", [False, True])
 def test_the_attacker_first_saves_its_own_short_chain_next_to_the_target(swap):
     """White H2 and the black chain around it share their two liberties (G2, H3): whoever fills one first is
-    captured first. Black wins the race only by taking the white stones in atari at F5 first, which gives the
-    black chain its liberties back."""
+    captured first. Black wins the race by taking the white stones in atari at F5, which gives the black chain
+    its liberties back, or by the atari at H7 on the white stones that press it; filling a shared liberty
+    loses. Moving first, white cannot save H2 either (GNU Go: attack 1 F5, and defend 0 after a black pass)."""
     rows = [
         ".........",
         ".........",
@@ -298,9 +299,13 @@ def test_the_attacker_first_saves_its_own_short_chain_next_to_the_target(swap):
     game = _either_colour(rows, swap)
     reader = Reader(game)
     target = game.point("H2")
-    assert reader.attack(target) == (WIN, game.point("F5"))
+    assert reader.attack(target)[0] == WIN
+    assert reader.does_attack(game.point("F5"), target) == WIN
+    assert reader.does_attack(game.point("H7"), target) == WIN
     assert reader.does_attack(game.point("G2"), target) == LOSE
     assert reader.does_attack(game.point("H3"), target) == LOSE
+    game.to_play = "white" if game.to_play == "black" else "black"
+    assert Reader(game).defend(target) == (LOSE, None)
 
 
 def test_a_chain_with_four_liberties_lives_at_the_point_next_to_three_of_them():
@@ -494,3 +499,30 @@ def test_the_defender_attacks_the_stones_that_guard_a_short_attackers_liberty(sw
     target = game.point("B5")
     assert reader.defend(target) == (KO_A, game.point("D1"))
     assert [game.name(m) for m in ("E6", "A3", "A1", "D3") if reader.does_defend(game.point(m), target)] == []
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_the_defender_takes_a_stone_that_weakens_its_other_chain_in_the_race(swap):
+    """Black G9-J9 lives in seki with the white chain F9-J7 around it, as long as the black chain G6-J4 below
+    holds. White J3 ataris that chain; black answers E6, taking F6 (not next to the target, next to the chain
+    in the race), and everything holds; every other answer loses. So white has no attack (GNU Go: attack 0,
+    and after J3 defend 1 E6)."""
+    rows = [
+        "..X.XOXXX",
+        "..X.XOO..",
+        "..XXXXOOO",
+        "...X.OXXX",
+        "...XXXOX.",
+        "...XOOOXX",
+        "...XO.OO.",
+        "...XOO.OO",
+        "...XO....",
+    ]
+    game = _either_colour(rows, swap, "white")
+    target = game.point("G9")
+    assert Reader(game).attack(target) == (LOSE, None)
+    game.play("J3")
+    reader = Reader(game)
+    assert reader.defend(target) == (WIN, game.point("E6"))
+    empty = [p for p, c in enumerate(game.board) if c == 0]
+    assert [game.name(p) for p in empty if reader.does_defend(p, target)] == ["E6"]

@@ -48,6 +48,8 @@ class Limits:
     loose_attacker_depth: int = 4  # this close the defender also attacks three-liberty stones next to its liberties
     weak_friend_depth: int = 2  # this close the defender also strengthens its weak chains next to its liberties
     race_root_depth: int = 0  # this close a short chain also shortens any attacker of up to five liberties
+    counter_atari_depth: int = 2  # this close the attacker also ataris a defender chain that presses its weak stones
+    race_friend_depth: int = 2  # this close the defender also takes stones in atari next to its other chains
     guard_depth: int = 2  # this close the defender also attacks the stones that guard a short attacker's liberties
 
 
@@ -160,12 +162,8 @@ class Reader:
         lim = self.limits
         if n == 1:
             (lib,) = libs
-            if g.is_legal_point(lib, attacker):
-                g.play_point(lib, attacker)
-                ko = g._ko >= 0
-                g.undo()
-                if not ko:
-                    return WIN, lib
+            if not (lib == g._ko and attacker == g._ko_color) and not self._takes_ko(ch, lib):
+                return WIN, lib
         if n >= 5 or (n == 4 and depth > lim.fourlib_depth) or (n == 3 and depth > lim.threelib_depth):
             return LOSE, None
         if depth >= lim.max_depth:
@@ -253,6 +251,18 @@ class Reader:
                 if v == WIN and (depth > 0 or not ko_taken):
                     break
         return best, best_move
+
+    def _takes_ko(self, ch, lib: int) -> bool:
+        """Would taking ``ch`` (in atari) at ``lib`` be a ko capture: one stone taken, nothing else, by a stone
+        left alone with that one liberty? (The same test as the engine's, without playing the move.)"""
+        if len(ch.stones) != 1:
+            return False
+        chain = self.g._chain
+        for q in self.nb[lib]:
+            c = chain[q]
+            if c is None or c.color != ch.color or (c is not ch and len(c.libs) == 1):
+                return False
+        return True
 
     def _no_approach(self, ch) -> bool:
         """The attacker can fill none of the chain's liberties without being taken at once: each one is a
@@ -354,7 +364,8 @@ class Reader:
                         if dlib not in seen:
                             seen.add(dlib)
                             moves.append(dlib)
-        if depth <= self.limits.weak_attacker_depth:
+        lim = self.limits
+        if depth <= lim.weak_attacker_depth:
             # our own stones next to the target with two liberties are what the defender will attack to escape:
             # strengthen them first (extend, or take a defender chain in atari next to them)
             ours = self._neighbour_chains(ch)
@@ -374,7 +385,9 @@ class Reader:
                         seen.add(lib)
                         moves.append(lib)
                 for d in self._neighbour_chains(a):
-                    if d is not ch and len(d.libs) == 1:
+                    # take a defender chain in atari next to them, or (closer to the root) atari one that has
+                    # them short of liberties
+                    if d is not ch and (len(d.libs) == 1 or (len(d.libs) == 2 and depth <= lim.counter_atari_depth)):
                         for lib in d.libs:
                             if lib not in seen:
                                 seen.add(lib)
@@ -443,6 +456,26 @@ class Reader:
                                 if blib not in seen:
                                     seen.add(blib)
                                     moves.append(blib)
+        if n <= 3 and depth <= lim.race_friend_depth:
+            # a short attacker next to us is in a race with our other chains too: take the stones in atari that
+            # weaken those chains (or save them), which may leave the attacker short of liberties
+            for a in around:
+                if len(a.libs) > 3:
+                    continue
+                for f in self._neighbour_chains(a):
+                    if f is ch:
+                        continue
+                    if len(f.libs) == 1:
+                        for flib in f.libs:
+                            if flib not in seen:
+                                seen.add(flib)
+                                moves.append(flib)
+                    for e in self._neighbour_chains(f):
+                        if len(e.libs) == 1 and e is not a:
+                            for elib in e.libs:
+                                if elib not in seen:
+                                    seen.add(elib)
+                                    moves.append(elib)
         if n <= 2 or (n == 3 and depth <= lim.wide_defence_depth):
             # attacker stones next to our liberties that are short of liberties themselves: atari or take them
             chain = g._chain
