@@ -526,3 +526,28 @@ def test_the_defender_takes_a_stone_that_weakens_its_other_chain_in_the_race(swa
     assert reader.defend(target) == (WIN, game.point("E6"))
     empty = [p for p, c in enumerate(game.board) if c == 0]
     assert [game.name(p) for p in empty if reader.does_defend(p, target)] == ["E6"]
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_a_capture_that_is_taken_straight_back_does_not_count(swap):
+    """Black C1 is in atari, but white D1 takes it by filling white's own last liberty: black plays C1 again
+    and takes eight white stones (倒扑, a snapback against the capturer). White first takes A2-B2 at A1 and
+    C1 stays caught (GNU Go: attack 1 A1)."""
+    rows = [
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        "XXXX.....",
+        "OOOXXX...",
+        "XXOOOX...",
+        ".OX.OX...",
+    ]
+    game = _either_colour(rows, swap, "white")
+    reader = Reader(game)
+    target = game.point("C1")
+    assert reader.does_attack(game.point("D1"), target) == LOSE
+    assert reader.attack(target) == (WIN, game.point("A1"))
+    empty = [p for p, c in enumerate(game.board) if c == 0]
+    assert [game.name(p) for p in empty if reader.does_attack(p, target)] == ["A1"]

@@ -111,6 +111,8 @@ class Reader:
             ko_taken = g._ko >= 0
             if g._chain[point] is None:
                 v = WIN if attacker else LOSE
+                if attacker and not ko_taken and (back := self._snapped_back(move)) is not None:
+                    v = self._after_snapback(back, owner, 1)
             elif attacker:
                 v = INVERT[self._defend(point, 1)[0]]
             else:
@@ -163,7 +165,13 @@ class Reader:
         if n == 1:
             (lib,) = libs
             if not (lib == g._ko and attacker == g._ko_color) and not self._takes_ko(ch, lib):
-                return WIN, lib
+                if any(g.board[q] == EMPTY for q in self.nb[lib]):
+                    return WIN, lib  # the capturing stone has a liberty of its own: nothing can take it back
+                g.play_point(lib, attacker)
+                back = self._snapped_back(lib)
+                g.undo()
+                if back is None:
+                    return WIN, lib
         if n >= 5 or (n == 4 and depth > lim.fourlib_depth) or (n == 3 and depth > lim.threelib_depth):
             return LOSE, None
         if depth >= lim.max_depth:
@@ -233,6 +241,8 @@ class Reader:
                     v = INVERT[answer(t, depth + 1)[0]]
                 elif ko_taken and g._ko == t and not threats_spent and depth + 1 <= lim.ko_threat_depth:
                     v = self._after_retake(t, 3 - color, depth + 1)
+                elif not ko_taken and (back := self._snapped_back(m)) is not None:
+                    v = self._after_snapback(back, 3 - color, depth + 1)
                 else:
                     v = WIN
             finally:
@@ -251,6 +261,26 @@ class Reader:
                 if v == WIN and (depth > 0 or not ko_taken):
                     break
         return best, best_move
+
+    def _snapped_back(self, move: int) -> int | None:
+        """The move just played captured the target; is the capturing chain left in atari, so that the defender
+        takes it straight back (a snapback, 倒扑; a plain ko is handled as a ko)? The point of that recapture."""
+        g = self.g
+        capturer = g._chain[move]
+        if len(capturer.libs) != 1:
+            return None
+        (back,) = capturer.libs
+        return back if g.is_legal_point(back, 3 - capturer.color) else None
+
+    def _after_snapback(self, back: int, defender: int, depth: int) -> int:
+        """The defender takes the capturing stones back at ``back``; the capture stands only if the attacker can
+        capture the defender's new chain in turn."""
+        g = self.g
+        g.play_point(back, defender)
+        try:
+            return self._attack(back, depth + 1)[0]
+        finally:
+            g.undo()
 
     def _takes_ko(self, ch, lib: int) -> bool:
         """Would taking ``ch`` (in atari) at ``lib`` be a ko capture: one stone taken, nothing else, by a stone
