@@ -551,3 +551,54 @@ def test_a_capture_that_is_taken_straight_back_does_not_count(swap):
     assert reader.attack(target) == (WIN, game.point("A1"))
     empty = [p for p, c in enumerate(game.board) if c == 0]
     assert [game.name(p) for p in empty if reader.does_attack(p, target)] == ["A1"]
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_the_attacker_first_shortens_the_stone_that_guards_a_liberty(swap):
+    """Black H9-G8 has three liberties; G9 is one white cannot fill while black F9 has two liberties. White E9
+    shortens F9 first, and black can no longer hold G9. Black's answer to any other white move is to connect
+    F9 out at E9 (GNU Go: attack 1 E9; after white D9, defend 1 E9)."""
+    rows = [
+        "O.O..X.XX",
+        ".OOXXOXX.",
+        "OOXXOOO.O",
+        "XX.XO.OOO",
+        "X.XOO....",
+        ".XXOO....",
+        "XXOO.....",
+        "OOO......",
+        ".........",
+    ]
+    game = _either_colour(rows, swap, "white")
+    reader = Reader(game)
+    target = game.point("H9")
+    assert reader.attack(target) == (WIN, game.point("E9"))
+    empty = [p for p, c in enumerate(game.board) if c == 0]
+    assert [game.name(p) for p in empty if reader.does_attack(p, target)] == ["E9"]
+    game.play("D9")
+    assert Reader(game).defend(target) == (WIN, game.point("E9"))
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_the_attacker_takes_the_stones_in_atari_next_to_its_own_stone_at_a_liberty(swap):
+    """White A5-A4 has two liberties (A3, B4). White's only defence is B2 (GNU Go: defend 1 B2): A1, which
+    takes away a liberty of black A2 and looks natural, leaves A1-B1 in atari, and black B2 takes them; A2,
+    with its liberties back, then holds A3."""
+    rows = [
+        "XOO.X.OO.",
+        "XO.O.O.OX",
+        "XXOOXOOXX",
+        "XXXOXOXXX",
+        "OOXXXXXOO",
+        "O.OX.XO.O",
+        ".OOX.XOO.",
+        "X..X.X..X",
+        ".OXX.XXOO",
+    ]
+    game = _either_colour(rows, swap, "white")
+    reader = Reader(game)
+    target = game.point("A5")
+    assert reader.defend(target) == (WIN, game.point("B2"))
+    assert reader.does_defend(game.point("A1"), target) == LOSE
+    empty = [p for p, c in enumerate(game.board) if c == 0]
+    assert [game.name(p) for p in empty if reader.does_defend(p, target)] == ["B2"]

@@ -48,6 +48,8 @@ class Limits:
     loose_attacker_depth: int = 4  # this close the defender also attacks three-liberty stones next to its liberties
     weak_friend_depth: int = 2  # this close the defender also strengthens its weak chains next to its liberties
     race_root_depth: int = 0  # this close a short chain also shortens any attacker of up to five liberties
+    approach_depth: int = 0  # this close the attacker also shortens the defender's stones that guard a liberty
+    liberty_friend_depth: int = 1  # this close the attacker also strengthens its stones next to the liberties
     counter_atari_depth: int = 2  # this close the attacker also ataris a defender chain that presses its weak stones
     race_friend_depth: int = 2  # this close the defender also takes stones in atari next to its other chains
     guard_depth: int = 2  # this close the defender also attacks the stones that guard a short attacker's liberties
@@ -370,6 +372,18 @@ class Reader:
                             if lib not in seen:
                                 seen.add(lib)
                                 moves.append(lib)
+        if len(libs) <= 3 and depth <= self.limits.approach_depth:
+            # the defender's other short chains next to the liberties make those liberties suicide for us (or
+            # a capture): shorten them first
+            chain = g._chain
+            for lib in libs:
+                for q in nb[lib]:
+                    d = chain[q]
+                    if d is not None and d is not ch and d.color == ch.color and len(d.libs) <= 2:
+                        for dlib in d.libs:
+                            if dlib not in seen:
+                                seen.add(dlib)
+                                moves.append(dlib)
         if not forcing and (len(libs) == 2 or (len(libs) == 3 and depth <= self.limits.backfill_depth)):
             second = []
             for lib in libs:
@@ -399,8 +413,8 @@ class Reader:
             # our own stones next to the target with two liberties are what the defender will attack to escape:
             # strengthen them first (extend, or take a defender chain in atari next to them)
             ours = self._neighbour_chains(ch)
-            if depth == 0:
-                # at the root also our stones next to the target's liberties, with up to three liberties
+            if depth <= lim.liberty_friend_depth:
+                # near the root also our stones next to the target's liberties (at the root with up to three)
                 chain = g._chain
                 for lib in libs:
                     for q in nb[lib]:
@@ -529,7 +543,7 @@ class Reader:
                                 if olib not in seen:
                                     seen.add(olib)
                                     moves.append(olib)
-        if n <= 2 and depth <= lim.weak_friend_depth:
+        if n <= 3 and depth <= lim.weak_friend_depth:
             # our own weak chains next to our liberties: a liberty the attacker cannot fill while they stand is
             # worth strengthening them (extend them, or connect them out)
             chain = g._chain
