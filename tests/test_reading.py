@@ -13,6 +13,7 @@ from teach.go.judge import Goal, GoalError, Judge
 from teach.go.reading import KO_A, KO_B, LOSE, WIN, BudgetExceeded, Limits, Reader, ladder_attack
 from conftest import build_position
 
+PEER = Path(__file__).resolve().parents[2] / "shared" / "peer" / "gnugo-regression"
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None)
 
 
@@ -602,3 +603,21 @@ def test_the_attacker_takes_the_stones_in_atari_next_to_its_own_stone_at_a_liber
     assert reader.does_defend(game.point("A1"), target) == LOSE
     empty = [p for p, c in enumerate(game.board) if c == 0]
     assert [game.name(p) for p in empty if reader.does_defend(p, target)] == ["B2"]
+
+
+@pytest.mark.skipif(not PEER.is_dir(), reason="no peer regression data (../shared/peer/gnugo-regression)")
+def test_a_chain_sharing_its_two_liberties_with_a_three_liberty_friend_connects_the_friend_out():
+    """capture.tst 1, from a game record: black S10-P9 has two liberties, S9 and T9, which black S8-T8 shares
+    and which white can fill only while S8-T8 is short. Black T7 joins S8-T8 to S6-T6, and white can no longer
+    approach (GNU Go: defend 1 T7); the same answer through the GTP front end."""
+    from teach.go.gtp import GtpEngine
+
+    engine = GtpEngine()
+    engine.handle(f"loadsgf {PEER / 'golois' / 'Goemate990902-15.sgf'}")
+    assert engine.handle("defend S10").strip("= \n") == "1 T7"
+    game = engine.game
+    reader = Reader(game)
+    target = game.point("S10")
+    assert reader.does_defend(game.point("T7"), target) == WIN
+    assert reader.does_defend(game.point("S9"), target) == LOSE
+    assert reader.does_defend(game.point("T9"), target) == LOSE

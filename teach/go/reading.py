@@ -52,6 +52,7 @@ class Limits:
     liberty_friend_depth: int = 1  # this close the attacker also strengthens its stones next to the liberties
     counter_atari_depth: int = 2  # this close the attacker also ataris a defender chain that presses its weak stones
     race_friend_depth: int = 2  # this close the defender also takes stones in atari next to its other chains
+    weak_friend3_depth: int = 0  # and this close also those with three liberties
     guard_depth: int = 2  # this close the defender also attacks the stones that guard a short attacker's liberties
 
 
@@ -550,7 +551,8 @@ class Reader:
             for lib in libs:
                 for q in nb[lib]:
                     o = chain[q]
-                    if o is not None and o is not ch and o.color == defender and len(o.libs) <= 2:
+                    if o is not None and o is not ch and o.color == defender and (
+                            len(o.libs) <= 2 or (len(o.libs) == 3 and depth <= lim.weak_friend3_depth)):
                         for olib in o.libs:
                             if olib not in seen:
                                 seen.add(olib)
