@@ -513,3 +513,24 @@ def test_art9_area_counting_with_shared_points_halved_and_the_half_count(positio
     result = game.score()
     assert (result.black, result.white) == (12, 13)
     assert result.winner == "white" and str(result) == "W+1"
+
+
+def test_a_copy_that_keeps_no_history_plays_and_takes_back_the_same_and_refuses_superko():
+    """The readers' private copies skip the record of positions; everything else about a move and its undo is
+    the same, and superko (which needs that record) cannot be switched on for them."""
+    plain = Game(9, rules=Rules(superko="none"))
+    lean = Game(9, rules=Rules(superko="none"))
+    lean.keep_no_history()
+    line = ["E5", "D5", "D4", "E4", "F4", "E3", "D3", "E6", "F5", "F3", "E2"]
+    for game in (plain, lean):
+        for move in line:
+            game.play(move)
+    assert lean.board == plain.board and lean.hash == plain.hash and lean.captures == plain.captures
+    for game in (plain, lean):
+        for _ in range(5):
+            game.undo()
+    assert lean.board == plain.board and lean.hash == plain.hash == plain.recompute_hash()
+    with pytest.raises(ValueError):
+        lean.rules = Rules(superko="situational")
+    with pytest.raises(ValueError):
+        Game(9).keep_no_history()  # Chinese rules use superko

@@ -135,6 +135,8 @@ class Game:
         self._log: list[tuple] = []
         self._seen: set[int] = {self._position_key()}  # every position so far (art. 6), as hash keys
         self._repeats: dict[int, int] = {}  # keys reached more than once (only records with repetition)
+        # the readers' private copies (no superko, rules fixed) skip the history of stone moves: see keep_history
+        self._history = True
         if handicap:
             from .handicap import place_fixed_handicap
 
@@ -146,6 +148,8 @@ class Game:
 
     @rules.setter
     def rules(self, rules: Rules) -> None:
+        if rules.superko != "none" and not getattr(self, "_history", True):
+            raise ValueError("this position keeps no history of its moves: superko cannot be checked")
         self._rules = rules
         self._superko = rules.superko != "none"
         self._positional = rules.superko == "positional"
@@ -281,6 +285,14 @@ class Game:
         else:
             self._seen.add(key)
 
+    def keep_no_history(self) -> None:
+        """For a private copy that a reader plays thousands of moves on, under rules without superko: stone
+        moves no longer record the positions they reach (a set update per move and per undo saved). Superko can
+        then no longer be switched on for this game."""
+        if self._superko:
+            raise ValueError("superko needs the history of positions")
+        self._history = False
+
     def _forget(self) -> None:
         """Drop the current position from the history (undo); a position reached twice stays once."""
         key = self._position_key()
@@ -386,10 +398,11 @@ class Game:
         self._to_move = opp
         self._passes = 0
         self.moves.append((color, p))
-        if key in self._seen:
-            self._repeats[key] = self._repeats.get(key, 0) + 1
-        else:
-            self._seen.add(key)
+        if self._history:
+            if key in self._seen:
+                self._repeats[key] = self._repeats.get(key, 0) + 1
+            else:
+                self._seen.add(key)
         return removed
 
     def _capture(self, captured: list[Chain], color: int) -> list[int]:
@@ -461,7 +474,8 @@ class Game:
         entry = self._log.pop()
         kind = entry[0]
         if type(kind) is int:  # a stone move (see play_point)
-            self._forget()
+            if self._history:
+                self._forget()
             self._undo_move(*entry)
             self.moves.pop()
         elif kind == "pass":

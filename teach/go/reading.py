@@ -3,7 +3,9 @@
 A goal-directed alpha-beta search over the moves that matter to one chain (its liberties, the liberties of
 those, captures of the chains around it, rescues of the attacker's own stones in atari), with a
 transposition table on the Zobrist hash, explicit ko results and node/time budgets. When a budget runs out the
-answer is ``unknown`` rather than a guess.
+answer is ``unknown`` rather than a guess. Two moves outside the generated lists are read too: the defender's
+"nothing" (a chain whose liberties the attacker cannot approach needs no answer; moving would fill an eye), and
+the defender's recapture after a capture that leaves the capturing stones in atari (a snapback).
 
 Results use GNU Go's scale so the regression suite runs unchanged: WIN (works unconditionally), KO_A (works if
 the side to move takes the ko first), KO_B (works only by winning a ko the other side takes first), LOSE.
@@ -67,6 +69,7 @@ def reading_copy(game: Game) -> Game:
     g._to_move = game._to_move
     g._ko, g._ko_color = game._ko, game._ko_color
     g._log.clear()
+    g.keep_no_history()
     return g
 
 
