@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from teach.go import Game
+from teach.go import EMPTY, Game
 from teach.go.judge import Goal, GoalError, Judge
 from teach.go.reading import KO_A, KO_B, LOSE, WIN, BudgetExceeded, Limits, Reader, ladder_attack
 from conftest import build_position
@@ -280,6 +280,16 @@ def _either_colour(rows: list[str], swap: bool, to_play: str = "black"):
     return board(rows, to_play)
 
 
+def _working_moves(reader: Reader, target: int, attack: bool, points=None) -> list[str]:
+    """The names of the points (every empty point unless given) where playing first attacks (or defends) the
+    target, each read out fully."""
+    game = reader.g
+    if points is None:
+        points = [game.name(p) for p, c in enumerate(game.board) if c == EMPTY]
+    check = reader.does_attack if attack else reader.does_defend
+    return [name for name in points if check(game.point(name), target)]
+
+
 @pytest.mark.parametrize("swap", [False, True])
 def test_the_attacker_first_saves_its_own_short_chain_next_to_the_target(swap):
     """White H2 and the black chain around it share their two liberties (G2, H3): whoever fills one first is
@@ -468,9 +478,9 @@ def test_a_chain_left_with_two_eyes_lives_without_another_move(swap):
     reader = Reader(game)
     target = game.point("G9")
     assert reader.attack(target) == (WIN, game.point("J9"))
-    assert [game.name(m) for m in ("J8", "H9", "F9") if reader.does_attack(game.point(m), target)] == []
+    assert _working_moves(reader, target, True, ["J8", "H9", "F9"]) == []
     assert reader.does_defend(game.point("J9"), target) == WIN
-    assert [game.name(m) for m in ("J8", "H9", "F9") if reader.does_defend(game.point(m), target)] == []
+    assert _working_moves(reader, target, False, ["J8", "H9", "F9"]) == []
     # after white J9 and black F9, white to move: every move there fills an eye, and none is needed
     rows[0] = "...XXXO.O"
     game = _either_colour(rows, swap, "white")
@@ -499,7 +509,7 @@ def test_the_defender_attacks_the_stones_that_guard_a_short_attackers_liberty(sw
     reader = Reader(game)
     target = game.point("B5")
     assert reader.defend(target) == (KO_A, game.point("D1"))
-    assert [game.name(m) for m in ("E6", "A3", "A1", "D3") if reader.does_defend(game.point(m), target)] == []
+    assert _working_moves(reader, target, False, ["E6", "A3", "A1", "D3"]) == []
 
 
 @pytest.mark.parametrize("swap", [False, True])
@@ -525,8 +535,7 @@ def test_the_defender_takes_a_stone_that_weakens_its_other_chain_in_the_race(swa
     game.play("J3")
     reader = Reader(game)
     assert reader.defend(target) == (WIN, game.point("E6"))
-    empty = [p for p, c in enumerate(game.board) if c == 0]
-    assert [game.name(p) for p in empty if reader.does_defend(p, target)] == ["E6"]
+    assert _working_moves(reader, target, False) == ["E6"]
 
 
 @pytest.mark.parametrize("swap", [False, True])
@@ -550,8 +559,7 @@ def test_a_capture_that_is_taken_straight_back_does_not_count(swap):
     target = game.point("C1")
     assert reader.does_attack(game.point("D1"), target) == LOSE
     assert reader.attack(target) == (WIN, game.point("A1"))
-    empty = [p for p, c in enumerate(game.board) if c == 0]
-    assert [game.name(p) for p in empty if reader.does_attack(p, target)] == ["A1"]
+    assert _working_moves(reader, target, True) == ["A1"]
 
 
 @pytest.mark.parametrize("swap", [False, True])
@@ -574,8 +582,7 @@ def test_the_attacker_first_shortens_the_stone_that_guards_a_liberty(swap):
     reader = Reader(game)
     target = game.point("H9")
     assert reader.attack(target) == (WIN, game.point("E9"))
-    empty = [p for p, c in enumerate(game.board) if c == 0]
-    assert [game.name(p) for p in empty if reader.does_attack(p, target)] == ["E9"]
+    assert _working_moves(reader, target, True) == ["E9"]
     game.play("D9")
     assert Reader(game).defend(target) == (WIN, game.point("E9"))
 
@@ -601,8 +608,7 @@ def test_the_attacker_takes_the_stones_in_atari_next_to_its_own_stone_at_a_liber
     target = game.point("A5")
     assert reader.defend(target) == (WIN, game.point("B2"))
     assert reader.does_defend(game.point("A1"), target) == LOSE
-    empty = [p for p, c in enumerate(game.board) if c == 0]
-    assert [game.name(p) for p in empty if reader.does_defend(p, target)] == ["B2"]
+    assert _working_moves(reader, target, False) == ["B2"]
 
 
 @pytest.mark.skipif(not PEER.is_dir(), reason="no peer regression data (../shared/peer/gnugo-regression)")
