@@ -9,6 +9,7 @@ A development tool for the tactical reader (the product's runner is ``teach go r
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import time
@@ -30,8 +31,6 @@ def main(argv=None) -> int:
     args.file = args.file.resolve()
     if args.limits:
         from teach.go import reading
-
-        import dataclasses
 
         values = dict(item.split("=") for item in args.limits.split(","))
         base = reading.Limits()

@@ -135,7 +135,7 @@ class Game:
         self._log: list[tuple] = []
         self._seen: set[int] = {self._position_key()}  # every position so far (art. 6), as hash keys
         self._repeats: dict[int, int] = {}  # keys reached more than once (only records with repetition)
-        # the readers' private copies (no superko, rules fixed) skip the history of stone moves: see keep_history
+        # the readers' private copies (no superko, rules fixed) skip the history of stone moves: see keep_no_history
         self._history = True
         if handicap:
             from .handicap import place_fixed_handicap
