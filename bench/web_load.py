@@ -603,15 +603,13 @@ def run_generator(server: Server, plan: dict, folder: Path) -> dict:
         now = server.cpu_seconds()
         if ask["when"] == "start":
             by_program[ask["cpu"]] = cpu_by_program()
-        else:
-            start = by_program.get(ask["cpu"], {})
-            by_program[ask["cpu"]] = {k: v - start.get(k, 0.0) for k, v in cpu_by_program().items()
-                                      if v - start.get(k, 0.0) > 0.005}
-        if ask["when"] == "start":
             cpu_at[ask["cpu"]] = now
             spy(server, ask["cpu"], plan, folder)
             proc.stdin.write(json.dumps({"cpu": now}) + "\n")
         else:
+            start = by_program.get(ask["cpu"], {})
+            by_program[ask["cpu"]] = {k: v - start.get(k, 0.0) for k, v in cpu_by_program().items()
+                                      if v - start.get(k, 0.0) > 0.005}
             proc.stdin.write(json.dumps({"cpu": now - cpu_at.get(ask["cpu"], now)}) + "\n")
         proc.stdin.flush()
     if proc.wait() != 0:

@@ -306,6 +306,8 @@ class Reader:
         g = self.g
         attacker = 3 - ch.color
         for lib in list(ch.libs):
+            if len(g.liberties_after(lib, attacker)) > 1:
+                return False  # a stone there keeps two liberties even before it captures anything
             try:
                 g.play_point(lib, attacker)
             except IllegalMove:
