@@ -627,3 +627,37 @@ def test_a_chain_sharing_its_two_liberties_with_a_three_liberty_friend_connects_
     assert reader.does_defend(game.point("T7"), target) == WIN
     assert reader.does_defend(game.point("S9"), target) == LOSE
     assert reader.does_defend(game.point("T9"), target) == LOSE
+
+
+def _peer_position(record: str, move: int):
+    from teach.go.gtp import GtpEngine
+
+    engine = GtpEngine()
+    assert engine.handle(f"loadsgf {PEER / 'games' / record} {move}").startswith("=")
+    return engine.game
+
+
+@pytest.mark.skipif(not PEER.is_dir(), reason="no peer regression data (../shared/peer/gnugo-regression)")
+def test_a_ko_taken_on_a_liberty_of_the_surrounding_chain_is_retaken():
+    """reading.tst 184, from a game record: white C19-C15 races black's big surrounding chain. Black E11 takes
+    a ko on one of that chain's liberties; white retakes (after a threat), which also shortens the chain, and the
+    race is a ko at best for black. The way in is A16 first, and that is a ko too (GNU Go: attack 2 A16)."""
+    game = _peer_position("reading41.sgf", 130)
+    reader = Reader(game)
+    target = game.point("C19")
+    assert reader.attack(target) == (KO_A, game.point("A16"))
+    assert reader.does_attack(game.point("E11"), target) == KO_A
+
+
+@pytest.mark.skipif(not PEER.is_dir(), reason="no peer regression data (../shared/peer/gnugo-regression)")
+def test_a_stone_fights_with_the_friend_that_shares_its_liberties():
+    """reading.tst 185 and 187, the same position: white A19 touches no black stone at all, but both its
+    liberties belong to white C19-C15 too, so it lives or dies in that chain's race. Black A16 (strengthening
+    its own short chain next to a liberty) starts a ko; white E11 first, joining the stone in atari that keeps
+    black's surrounding chain short, settles it (GNU Go: defend 1 E11)."""
+    game = _peer_position("reading41.sgf", 130)
+    reader = Reader(game)
+    target = game.point("A19")
+    assert reader.attack(target) == (KO_A, game.point("A16"))
+    assert reader.defend(target) == (WIN, game.point("E11"))
+    assert reader.does_defend(game.point("B19"), target) < WIN

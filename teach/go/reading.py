@@ -56,6 +56,7 @@ class Limits:
     race_friend_depth: int = 2  # this close the defender also takes stones in atari next to its other chains
     weak_friend3_depth: int = 0  # and this close also those with three liberties
     guard_depth: int = 2  # this close the defender also attacks the stones that guard a short attacker's liberties
+    superstring_depth: int = 4  # this close a short chain counts the chains around its liberty-sharing friends
 
 
 def reading_copy(game: Game) -> Game:
@@ -419,14 +420,14 @@ class Reader:
             # our own stones next to the target with two liberties are what the defender will attack to escape:
             # strengthen them first (extend, or take a defender chain in atari next to them)
             ours = self._neighbour_chains(ch)
-            if depth <= lim.liberty_friend_depth:
-                # near the root also our stones next to the target's liberties (at the root with up to three)
-                chain = g._chain
-                for lib in libs:
-                    for q in nb[lib]:
-                        a = chain[q]
-                        if a is not None and a.color == attacker and len(a.libs) <= 3 and a not in ours:
-                            ours.append(a)
+            # also our stones next to the target's liberties (near the root even those with three)
+            cap = 3 if depth <= lim.liberty_friend_depth else 2
+            chain = g._chain
+            for lib in libs:
+                for q in nb[lib]:
+                    a = chain[q]
+                    if a is not None and a.color == attacker and len(a.libs) <= cap and a not in ours:
+                        ours.append(a)
             for a in ours:
                 if len(a.libs) not in (2, 3) or (len(a.libs) == 3 and depth > 0):
                     continue
@@ -454,6 +455,19 @@ class Reader:
         moves: list[int] = []
         seen: set[int] = set()
         around = self._neighbour_chains(ch)
+        if n <= 2 and depth <= self.limits.superstring_depth:
+            # friends that share our liberties fight alongside us: the chains around them are around us too
+            chain = g._chain
+            friends = []
+            for lib in libs:
+                for q in nb[lib]:
+                    f = chain[q]
+                    if f is not None and f is not ch and f.color == defender and f not in friends:
+                        friends.append(f)
+            for f in friends:
+                for a in self._neighbour_chains(f):
+                    if a not in around:
+                        around.append(a)
         for a in around:
             if len(a.libs) == 1:
                 for lib in a.libs:
@@ -472,6 +486,12 @@ class Reader:
             moves.append(lib)
         lim = self.limits
         forcing = depth > lim.branch_depth
+        ko = g._ko
+        if ko >= 0 and g._ko_color == defender and ko not in seen and any(ko in a.libs for a in around):
+            # the attacker just took a ko on a liberty of a chain around us: retaking it (after a threat) also
+            # shortens that chain
+            seen.add(ko)
+            moves.append(ko)
         if n <= 3:
             for a in around:
                 if len(a.libs) != 2:
