@@ -629,11 +629,11 @@ def test_a_chain_sharing_its_two_liberties_with_a_three_liberty_friend_connects_
     assert reader.does_defend(game.point("T9"), target) == LOSE
 
 
-def _peer_position(record: str, move: int):
+def _peer_position(record: str, move: int | None = None):
     from teach.go.gtp import GtpEngine
 
     engine = GtpEngine()
-    assert engine.handle(f"loadsgf {PEER / 'games' / record} {move}").startswith("=")
+    assert engine.handle(f"loadsgf {PEER / 'games' / record} {move or ''}").startswith("=")
     return engine.game
 
 
@@ -661,3 +661,15 @@ def test_a_stone_fights_with_the_friend_that_shares_its_liberties():
     assert reader.attack(target) == (KO_A, game.point("A16"))
     assert reader.defend(target) == (WIN, game.point("E11"))
     assert reader.does_defend(game.point("B19"), target) < WIN
+
+
+@pytest.mark.skipif(not PEER.is_dir(), reason="no peer regression data (../shared/peer/gnugo-regression)")
+def test_the_attacker_approaches_a_guard_whose_liberty_would_be_a_self_atari():
+    """reading.tst 123: white K18-J17 has two liberties, J18 and L18; white H18 and J19 guard J18 and share
+    their other liberty H19, where a black stone would be in atari at once. Black G19 first takes that liberty
+    from outside, and the guards and the chain fall together (GNU Go: attack 1 G19)."""
+    game = _peer_position("reading19.sgf")
+    reader = Reader(game)
+    target = game.point("K18")
+    assert reader.attack(target) == (WIN, game.point("G19"))
+    assert reader.does_attack(game.point("H19"), target) == LOSE

@@ -391,6 +391,12 @@ class Reader:
                             if dlib not in seen:
                                 seen.add(dlib)
                                 moves.append(dlib)
+                            if len(g.liberties_after(dlib, attacker)) <= 1:
+                                # a self-atari for us there: approach it from its empty neighbours first
+                                for q2 in nb[dlib]:
+                                    if board[q2] == EMPTY and q2 not in seen:
+                                        seen.add(q2)
+                                        moves.append(q2)
         if not forcing and (len(libs) == 2 or (len(libs) == 3 and depth <= self.limits.backfill_depth)):
             second = []
             for lib in libs:
