@@ -673,3 +673,15 @@ def test_the_attacker_approaches_a_guard_whose_liberty_would_be_a_self_atari():
     target = game.point("K18")
     assert reader.attack(target) == (WIN, game.point("G19"))
     assert reader.does_attack(game.point("H19"), target) == LOSE
+
+
+@pytest.mark.skipif(not PEER.is_dir(), reason="no peer regression data (../shared/peer/gnugo-regression)")
+def test_the_attacker_shortens_a_three_liberty_friend_that_shares_a_liberty():
+    """reading.tst 124, from a game record: black G3-H1 has two liberties, F1 and J1; black J2-J3 has three and
+    shares J1. Filling F1 at once lets black connect at J1 with room to spare; white K3 first shortens J2-J3, and
+    then the whole group is short of liberties (GNU Go: attack 1 K3)."""
+    game = _peer_position("reading20.sgf")
+    reader = Reader(game)
+    target = game.point("G3")
+    assert reader.attack(target) == (WIN, game.point("K3"))
+    assert reader.does_attack(game.point("F1"), target) == LOSE

@@ -380,13 +380,13 @@ class Reader:
                                 seen.add(lib)
                                 moves.append(lib)
         if len(libs) <= 3 and depth <= self.limits.approach_depth:
-            # the defender's other short chains next to the liberties make those liberties suicide for us (or
-            # a capture): shorten them first
+            # the defender's other chains next to the liberties (up to three liberties of their own) make those
+            # liberties suicide for us, or a capture, or they share them and fight alongside: shorten them first
             chain = g._chain
             for lib in libs:
                 for q in nb[lib]:
                     d = chain[q]
-                    if d is not None and d is not ch and d.color == ch.color and len(d.libs) <= 2:
+                    if d is not None and d is not ch and d.color == ch.color and len(d.libs) <= 3:
                         for dlib in d.libs:
                             if dlib not in seen:
                                 seen.add(dlib)
