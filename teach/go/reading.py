@@ -51,7 +51,6 @@ class Limits:
     weak_friend_depth: int = 2  # this close the defender also strengthens its weak chains next to its liberties
     race_root_depth: int = 0  # this close a short chain also shortens any attacker of up to five liberties
     approach_depth: int = 0  # this close the attacker also shortens the defender's stones that guard a liberty
-    liberty_friend_depth: int = 1  # this close the attacker also strengthens its stones next to the liberties
     counter_atari_depth: int = 2  # this close the attacker also ataris a defender chain that presses its weak stones
     race_friend_depth: int = 2  # this close the defender also takes stones in atari next to its other chains
     weak_friend3_depth: int = 0  # and this close also those with three liberties
@@ -426,8 +425,8 @@ class Reader:
             # our own stones next to the target with two liberties are what the defender will attack to escape:
             # strengthen them first (extend, or take a defender chain in atari next to them)
             ours = self._neighbour_chains(ch)
-            # also our stones next to the target's liberties (near the root even those with three)
-            cap = 3 if depth <= lim.liberty_friend_depth else 2
+            # and our stones next to the target's liberties (at the root even those with three)
+            cap = 3 if depth == 0 else 2
             chain = g._chain
             for lib in libs:
                 for q in nb[lib]:
