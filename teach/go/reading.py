@@ -360,12 +360,7 @@ class Reader:
         # atari: save them first, by extending or by taking a defender chain in atari next to them
         weak = self._neighbour_chains(ch)
         if len(libs) <= 2 and depth <= self.limits.backfill_depth:
-            chain = g._chain
-            for lib in libs:
-                for q in nb[lib]:
-                    a = chain[q]
-                    if a is not None and a.color == attacker and len(a.libs) == 1 and a not in weak:
-                        weak.append(a)
+            weak += [a for a in self._chains_at(libs, attacker) if len(a.libs) == 1 and a not in weak]
         for a in weak:
             if len(a.libs) == 1:
                 for lib in a.libs:
@@ -381,21 +376,18 @@ class Reader:
         if len(libs) <= 3 and depth <= self.limits.approach_depth:
             # the defender's other chains next to the liberties (up to three liberties of their own) make those
             # liberties suicide for us, or a capture, or they share them and fight alongside: shorten them first
-            chain = g._chain
-            for lib in libs:
-                for q in nb[lib]:
-                    d = chain[q]
-                    if d is not None and d is not ch and d.color == ch.color and len(d.libs) <= 3:
-                        for dlib in d.libs:
-                            if dlib not in seen:
-                                seen.add(dlib)
-                                moves.append(dlib)
-                            if len(g.liberties_after(dlib, attacker)) <= 1:
-                                # a self-atari for us there: approach it from its empty neighbours first
-                                for q2 in nb[dlib]:
-                                    if board[q2] == EMPTY and q2 not in seen:
-                                        seen.add(q2)
-                                        moves.append(q2)
+            for d in self._chains_at(libs, ch.color):
+                if d is not ch and len(d.libs) <= 3:
+                    for dlib in d.libs:
+                        if dlib not in seen:
+                            seen.add(dlib)
+                            moves.append(dlib)
+                        if len(g.liberties_after(dlib, attacker)) <= 1:
+                            # a self-atari for us there: approach it from its empty neighbours first
+                            for q2 in nb[dlib]:
+                                if board[q2] == EMPTY and q2 not in seen:
+                                    seen.add(q2)
+                                    moves.append(q2)
         if not forcing and (len(libs) == 2 or (len(libs) == 3 and depth <= self.limits.backfill_depth)):
             second = []
             for lib in libs:
@@ -427,12 +419,7 @@ class Reader:
             ours = self._neighbour_chains(ch)
             # and our stones next to the target's liberties (at the root even those with three)
             cap = 3 if depth == 0 else 2
-            chain = g._chain
-            for lib in libs:
-                for q in nb[lib]:
-                    a = chain[q]
-                    if a is not None and a.color == attacker and len(a.libs) <= cap and a not in ours:
-                        ours.append(a)
+            ours += [a for a in self._chains_at(libs, attacker) if len(a.libs) <= cap and a not in ours]
             for a in ours:
                 if len(a.libs) not in (2, 3) or (len(a.libs) == 3 and depth > 0):
                     continue
@@ -462,17 +449,9 @@ class Reader:
         around = self._neighbour_chains(ch)
         if n <= 2 and depth <= self.limits.superstring_depth:
             # friends that share our liberties fight alongside us: the chains around them are around us too
-            chain = g._chain
-            friends = []
-            for lib in libs:
-                for q in nb[lib]:
-                    f = chain[q]
-                    if f is not None and f is not ch and f.color == defender and f not in friends:
-                        friends.append(f)
-            for f in friends:
-                for a in self._neighbour_chains(f):
-                    if a not in around:
-                        around.append(a)
+            for f in self._chains_at(libs, defender):
+                if f is not ch:
+                    around += [a for a in self._neighbour_chains(f) if a not in around]
         for a in around:
             if len(a.libs) == 1:
                 for lib in a.libs:
@@ -553,16 +532,12 @@ class Reader:
                                     moves.append(elib)
         if n <= 2 or (n == 3 and depth <= lim.wide_defence_depth):
             # attacker stones next to our liberties that are short of liberties themselves: atari or take them
-            chain = g._chain
-            for lib in libs:
-                for q in nb[lib]:
-                    a = chain[q]
-                    if a is not None and a.color != defender and a not in around and (
-                            len(a.libs) <= 2 or (len(a.libs) == 3 and depth <= lim.loose_attacker_depth)):
-                        for alib in a.libs:
-                            if alib not in seen:
-                                seen.add(alib)
-                                moves.append(alib)
+            for a in self._chains_at(libs, 3 - defender):
+                if a not in around and (len(a.libs) <= 2 or (len(a.libs) == 3 and depth <= lim.loose_attacker_depth)):
+                    for alib in a.libs:
+                        if alib not in seen:
+                            seen.add(alib)
+                            moves.append(alib)
         if n <= 2:
             # our other chains in atari that keep a short-of-liberties attacker short: save them
             shallow = depth <= self.limits.backfill_depth
@@ -577,16 +552,12 @@ class Reader:
         if n <= 3 and depth <= lim.weak_friend_depth:
             # our own weak chains next to our liberties: a liberty the attacker cannot fill while they stand is
             # worth strengthening them (extend them, or connect them out)
-            chain = g._chain
-            for lib in libs:
-                for q in nb[lib]:
-                    o = chain[q]
-                    if o is not None and o is not ch and o.color == defender and (
-                            len(o.libs) <= 2 or (len(o.libs) == 3 and depth <= lim.weak_friend3_depth)):
-                        for olib in o.libs:
-                            if olib not in seen:
-                                seen.add(olib)
-                                moves.append(olib)
+            for o in self._chains_at(libs, defender):
+                if o is not ch and (len(o.libs) <= 2 or (len(o.libs) == 3 and depth <= lim.weak_friend3_depth)):
+                    for olib in o.libs:
+                        if olib not in seen:
+                            seen.add(olib)
+                            moves.append(olib)
         wide = (n == 3 and depth <= lim.wide_defence_depth) or (n == 4 and depth <= lim.wide4_defence_depth)
         if (n <= 2 and depth <= lim.backfill_depth) or wide:
             for lib in libs:
@@ -606,16 +577,19 @@ class Reader:
                             moves.append(alib)
         return moves
 
-    def _neighbour_chains(self, ch) -> list:
+    def _chains_at(self, points, color: int) -> list:
+        """The chains of ``color`` next to any of ``points``, each once, in the order first met."""
         chain, nb = self.g._chain, self.nb
         found = {}
-        color = ch.color
-        for s in ch.stones:
-            for q in nb[s]:
+        for p in points:
+            for q in nb[p]:
                 c = chain[q]
-                if c is not None and c.color != color:
+                if c is not None and c.color == color:
                     found[id(c)] = c
         return list(found.values())
+
+    def _neighbour_chains(self, ch) -> list:
+        return self._chains_at(ch.stones, 3 - ch.color)
 
 
 def ladder_attack(game: Game, point: int, limits: Limits = Limits()) -> tuple[int, int | None]:
