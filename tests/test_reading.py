@@ -685,3 +685,16 @@ def test_the_attacker_shortens_a_three_liberty_friend_that_shares_a_liberty():
     target = game.point("G3")
     assert reader.attack(target) == (WIN, game.point("K3"))
     assert reader.does_attack(game.point("F1"), target) == LOSE
+
+
+@pytest.mark.skipif(not PEER.is_dir(), reason="no peer regression data (../shared/peer/gnugo-regression)")
+def test_a_short_chain_of_the_attacker_wins_its_race_by_shortening_the_other_side_first():
+    """reading.tst 52 and 53: white C3 (liberties C1, D2) races black E2-E1 (D2, F1), whose other neighbour,
+    white F2-G2, has three liberties. Filling a shared liberty loses the race; black H2 first, shortening F2-G2
+    from outside, wins it: now white F1 or G1 would be taken (GNU Go: attack 1 H2)."""
+    game = _peer_position("reading02.sgf")
+    reader = Reader(game)
+    assert reader.attack(game.point("C3")) == (WIN, game.point("H2"))
+    assert Reader(game).attack(game.point("D1")) == (WIN, game.point("H2"))
+    for fill in ("D2", "C1", "F1"):
+        assert Reader(game).does_attack(game.point(fill), game.point("C3")) == LOSE

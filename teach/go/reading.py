@@ -420,6 +420,7 @@ class Reader:
             # and our stones next to the target's liberties (at the root even those with three)
             cap = 3 if depth == 0 else 2
             ours += [a for a in self._chains_at(libs, attacker) if len(a.libs) <= cap and a not in ours]
+            races = []
             for a in ours:
                 if len(a.libs) not in (2, 3) or (len(a.libs) == 3 and depth > 0):
                     continue
@@ -435,6 +436,15 @@ class Reader:
                             if lib not in seen:
                                 seen.add(lib)
                                 moves.append(lib)
+                    elif d is not ch and len(d.libs) == 3 and len(a.libs) == 2 and depth == 0:
+                        races.append(d)
+            # at the root, last: a two-liberty chain of ours in a race with a three-liberty defender chain
+            # next to it may win the race by shortening that chain first
+            for d in races:
+                for lib in d.libs:
+                    if lib not in seen:
+                        seen.add(lib)
+                        moves.append(lib)
         return moves
 
     def _defend_moves(self, ch, defender: int, depth: int) -> list[int]:
