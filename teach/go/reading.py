@@ -590,13 +590,13 @@ class Reader:
     def _chains_at(self, points, color: int) -> list:
         """The chains of ``color`` next to any of ``points``, each once, in the order first met."""
         chain, nb = self.g._chain, self.nb
-        found = {}
+        found = []
         for p in points:
             for q in nb[p]:
                 c = chain[q]
-                if c is not None and c.color == color:
-                    found[id(c)] = c
-        return list(found.values())
+                if c is not None and c.color == color and c not in found:
+                    found.append(c)
+        return found
 
     def _neighbour_chains(self, ch) -> list:
         return self._chains_at(ch.stones, 3 - ch.color)
