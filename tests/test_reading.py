@@ -698,3 +698,16 @@ def test_a_short_chain_of_the_attacker_wins_its_race_by_shortening_the_other_sid
     assert Reader(game).attack(game.point("D1")) == (WIN, game.point("H2"))
     for fill in ("D2", "C1", "F1"):
         assert Reader(game).does_attack(game.point(fill), game.point("C3")) == LOSE
+
+
+@pytest.mark.skipif(not PEER.is_dir(), reason="no peer regression data (../shared/peer/gnugo-regression)")
+def test_a_capture_refuted_by_a_defence_found_only_at_root_width_is_withdrawn():
+    """reading.tst 88: black F2 looks like it captures white G6 when the defence is read one ply down, where
+    the move lists are narrower. Read as a root of its own, white D5 escapes it, and black then has nothing, so
+    F2 is withdrawn and the reader answers with D5, reinforcing the surrounding chain first (GNU Go: 1 D5)."""
+    game = _peer_position("reading11.sgf")
+    target = game.point("G6")
+    assert Reader(game, Limits(verify=0)).attack(target) == (WIN, game.point("F2"))
+    assert Reader(game).attack(target) == (WIN, game.point("D5"))
+    assert Reader(game).does_attack(game.point("F2"), target) == LOSE
+    assert Reader(game).does_attack(game.point("D5"), target) == WIN

@@ -56,6 +56,7 @@ class Limits:
     weak_friend3_depth: int = 0  # and this close also those with three liberties
     guard_depth: int = 2  # this close the defender also attacks the stones that guard a short attacker's liberties
     superstring_depth: int = 4  # this close a short chain counts the chains around its liberty-sharing friends
+    verify: int = 2  # how many first moves a root read may find refuted (by a root-width read after them) and replace
 
 
 def reading_copy(game: Game) -> Game:
@@ -85,6 +86,7 @@ class Reader:
         self.nodes = 0
         self._deadline = 0.0
         self._threat_used = False  # someone already retook a ko after a threat in this line
+        self._excluded: set[int] = set()  # first moves found refuted at the root
 
     # ------------------------------------------------------------------ public API
     def attack(self, point: int) -> tuple[int, int | None]:
@@ -125,6 +127,9 @@ class Reader:
                 v = INVERT[self._attack(point, 1)[0]]
         finally:
             g.undo()
+        if attacker and v > LOSE and self.limits.verify and self._checked(
+                lambda: self._refuted(point, move, color, v)):
+            v = LOSE
         return min(v, KO_A) if ko_taken and v > KO_A else v
 
     def _start(self) -> None:
@@ -135,7 +140,71 @@ class Reader:
         if self.g.board[point] == EMPTY:
             raise ValueError("no stone at the target point")
         self._start()
-        return fn(point, 0)
+        result, move = fn(point, 0)
+        if self.limits.verify and fn == self._attack and result > LOSE and move is not None:
+            result, move = self._verified(point, result, move)
+        return result, move
+
+    def _verified(self, t: int, result: int, move: int) -> tuple[int, int | None]:
+        """Check a capture's chosen first move as the root of its own read: below the root the move lists are
+        narrower, so the defender's escape can hide there. The escape counts only if the attacker, read at root
+        width after it too, then finds nothing; the root is then read again without that move. (Only captures
+        are checked: the attacker's own reads run over-optimistic in open space, so a defence refuted this way
+        may be refuted wrongly.)"""
+        g = self.g
+        owner = g.board[t]
+        color = 3 - owner
+        excluded: set[int] = set()
+        for _ in range(self.limits.verify):
+            if not self._checked(lambda: self._refuted(t, move, color, result)):
+                break
+            excluded.add(move)
+            self.cache.pop(self._key("A", t, color), None)
+            self._excluded = excluded
+            try:
+                found = self._checked(lambda: self._attack(t, 0))
+            finally:
+                self._excluded = set()
+            if found is None:
+                break  # out of budget: the first answer stands
+            result, move = found
+            if result == LOSE or move is None:
+                break
+        return result, move
+
+    def _checked(self, read):
+        """Run a checking read on what is left of the budget (at most 40% of the remaining time); None when
+        the budget runs out."""
+        deadline = self._deadline
+        self._deadline = min(deadline, time.perf_counter() + (deadline - time.perf_counter()) * 0.4)
+        try:
+            return read()
+        except BudgetExceeded:
+            return None
+        finally:
+            self._deadline = deadline
+
+    def _refuted(self, t: int, move: int, color: int, claimed: int) -> bool:
+        """Is the attacker's ``move`` (claimed worth ``claimed``) refuted by a defence found at root width, with
+        the attacker, read at root width again, left with nothing after it?"""
+        g = self.g
+        try:
+            g.play_point(move, color)
+        except IllegalMove:
+            return False
+        try:
+            if g._ko >= 0 or g._chain[t] is None:
+                return False  # captures and ko fights are read through at every depth already
+            answer, reply = self._defend(t, 0)
+            if INVERT[answer] >= claimed or reply is None:
+                return False
+            g.play_point(reply, 3 - color)
+            try:
+                return g._chain[t] is not None and self._attack(t, 0)[0] == LOSE
+            finally:
+                g.undo()
+        finally:
+            g.undo()
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -226,6 +295,8 @@ class Reader:
         g, lim = self.g, self.limits
         best, best_move, best_by_ko = LOSE, None, False
         for m in moves:
+            if depth == 0 and m in self._excluded:
+                continue
             threat = False
             try:
                 g.play_point(m, color)
