@@ -711,3 +711,17 @@ def test_a_capture_refuted_by_a_defence_found_only_at_root_width_is_withdrawn():
     assert Reader(game).attack(target) == (WIN, game.point("D5"))
     assert Reader(game).does_attack(game.point("F2"), target) == LOSE
     assert Reader(game).does_attack(game.point("D5"), target) == WIN
+
+
+@pytest.mark.skipif(not PEER.is_dir(), reason="no peer regression data (../shared/peer/gnugo-regression)")
+def test_a_defender_attacks_a_three_liberty_stone_next_to_its_liberties_deep_in_the_line():
+    """reading.tst 160, from a game record: black E1 ataris white D1 as a self-atari; white takes it, and the
+    fight runs along the first line until white's chain is down to two liberties, one of them next to a lone
+    black stone with three (K1). Eight plies down white must still shorten that stone (L1), not only extend,
+    or the capture looks like it works (GNU Go: attack 0)."""
+    game = _peer_position("ssstator.sgf", 133)
+    game.play("C1", "black")
+    target = game.point("D1")
+    assert Reader(game).attack(target) == (LOSE, None)
+    assert Reader(game).does_attack(game.point("E1"), target) == LOSE
+    assert Reader(game, Limits(loose_attacker_depth=4)).does_attack(game.point("E1"), target) == WIN

@@ -47,7 +47,7 @@ class Limits:
     wide_defence_depth: int = 2  # a three-liberty chain reads its liberties' neighbours only this close
     wide4_defence_depth: int = 0  # and a four-liberty chain only this close
     breakchain3_depth: int = 8  # deeper than this the defender no longer attacks three-liberty attackers
-    loose_attacker_depth: int = 4  # this close the defender also attacks three-liberty stones next to its liberties
+    loose_attacker_depth: int = 8  # this close the defender also attacks three-liberty stones next to its liberties
     weak_friend_depth: int = 2  # this close the defender also strengthens its weak chains next to its liberties
     race_root_depth: int = 0  # this close a short chain also shortens any attacker of up to five liberties
     approach_depth: int = 0  # this close the attacker also shortens the defender's stones that guard a liberty
