@@ -14,6 +14,8 @@ the side to move takes the ko first), KO_B (works only by winning a ko the other
 from __future__ import annotations
 
 import time
+from itertools import islice
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from .game import EMPTY, Game, IllegalMove, Rules
@@ -85,6 +87,7 @@ class Reader:
         self.cache: dict[tuple, tuple[int, int | None]] = {}
         self.nodes = 0
         self._deadline = 0.0
+        self._node_limit = limits.nodes
         self._threat_used = False  # someone already retook a ko after a threat in this line
         self._excluded: set[int] = set()  # first moves found refuted at the root
 
@@ -134,6 +137,7 @@ class Reader:
 
     def _start(self) -> None:
         self.nodes = 0
+        self._node_limit = self.limits.nodes
         self._deadline = time.perf_counter() + self.limits.seconds
 
     def _run(self, fn, point: int) -> tuple[int, int | None]:
@@ -173,16 +177,17 @@ class Reader:
         return result, move
 
     def _checked(self, read):
-        """Run a checking read on what is left of the budget (at most 40% of the remaining time); None when
-        the budget runs out."""
-        deadline = self._deadline
+        """Run a checking read on 40% of what is left of the budget (nodes, and time as a safety net); None when
+        that runs out."""
+        deadline, node_limit = self._deadline, self._node_limit
         self._deadline = min(deadline, time.perf_counter() + (deadline - time.perf_counter()) * 0.4)
+        self._node_limit = self.nodes + (node_limit - self.nodes) * 2 // 5
         try:
             return read()
         except BudgetExceeded:
             return None
         finally:
-            self._deadline = deadline
+            self._deadline, self._node_limit = deadline, node_limit
 
     def _refuted(self, t: int, move: int, color: int, claimed: int) -> bool:
         """Is the attacker's ``move`` (claimed worth ``claimed``) refuted by a defence found at root width, with
@@ -208,7 +213,7 @@ class Reader:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes > self.limits.nodes or (self.nodes & 255 == 0 and time.perf_counter() > self._deadline):
+        if self.nodes > self._node_limit or (self.nodes & 255 == 0 and time.perf_counter() > self._deadline):
             raise BudgetExceeded(self.nodes)
 
     # ------------------------------------------------------------------ search
@@ -407,10 +412,12 @@ class Reader:
         return WIN if again == WIN else KO_A
 
     # ------------------------------------------------------------------ move generation
-    def _attack_moves(self, ch, attacker: int, depth: int) -> list[int]:
+    def _attack_moves(self, ch, attacker: int, depth: int) -> Iterator[int]:
         """Liberties first (the one that leaves the defender least room after it extends at another),
         then the liberties' own empty neighbours (nets, closing moves), then rescues of attacker stones in
-        atari next to the target (or the defender escapes by capturing them)."""
+        atari next to the target (or the defender escapes by capturing them). Generated in stages as the search
+        asks for more, so a cut after an early move skips the later stages (the board is the same at each stage:
+        the search takes back every move before asking for the next)."""
         g, nb, board = self.g, self.nb, self.g.board
         libs = ch.libs
         forcing = depth > self.limits.branch_depth
@@ -424,8 +431,10 @@ class Reader:
             scored.append((room, -own, lib))
         scored.sort()
         moves = [m for _, _, m in scored]
+        yield from moves
+        done = len(moves)
         if forcing and len(libs) > 2:
-            return moves
+            return
         seen = set(moves)
         # attacker chains next to the target (or, with two liberties left, next to its liberties) that are in
         # atari: save them first, by extending or by taking a defender chain in atari next to them
@@ -459,6 +468,8 @@ class Reader:
                                 if board[q2] == EMPTY and q2 not in seen:
                                     seen.add(q2)
                                     moves.append(q2)
+        yield from moves[done:]
+        done = len(moves)
         if not forcing and (len(libs) == 2 or (len(libs) == 3 and depth <= self.limits.backfill_depth)):
             second = []
             for lib in libs:
@@ -483,6 +494,8 @@ class Reader:
                         if dlib not in seen:
                             seen.add(dlib)
                             moves.append(dlib)
+        yield from moves[done:]
+        done = len(moves)
         lim = self.limits
         if depth <= lim.weak_attacker_depth:
             # our own stones next to the target with two liberties are what the defender will attack to escape:
@@ -516,12 +529,13 @@ class Reader:
                     if lib not in seen:
                         seen.add(lib)
                         moves.append(lib)
-        return moves
+        yield from moves[done:]
 
-    def _defend_moves(self, ch, defender: int, depth: int) -> list[int]:
+    def _defend_moves(self, ch, defender: int, depth: int) -> Iterator[int]:
         """Captures of the chains around the target first (they gain liberties and break the net), then
         extensions on the liberties (most room first), then ataris on short-of-liberty attackers and, near the
-        root, the liberties' empty neighbours (hanging connections, jumps)."""
+        root, the liberties' empty neighbours (hanging connections, jumps). Generated in stages, like the
+        attacker's moves."""
         g, nb, board = self.g, self.nb, self.g.board
         libs = ch.libs
         n = len(libs)
@@ -549,6 +563,8 @@ class Reader:
         for _, lib in scored:
             seen.add(lib)
             moves.append(lib)
+        yield from moves
+        done = len(moves)
         lim = self.limits
         forcing = depth > lim.branch_depth
         ko = g._ko
@@ -576,6 +592,8 @@ class Reader:
                         if lib in libs or room <= 1:
                             seen.add(lib)
                             moves.append(lib)
+        yield from moves[done:]
+        done = len(moves)
         if n <= 3 and depth <= lim.guard_depth:
             # a short attacker next to us is kept alive by its own stones next to its liberties (where our stone
             # would be taken at once): shorten those guards, so that the attacker's liberties open up
@@ -591,6 +609,8 @@ class Reader:
                                 if blib not in seen:
                                     seen.add(blib)
                                     moves.append(blib)
+        yield from moves[done:]
+        done = len(moves)
         if n <= 3 and depth <= lim.race_friend_depth:
             # a short attacker next to us is in a race with our other chains too: take the stones in atari that
             # weaken those chains (or save them), which may leave the attacker short of liberties
@@ -611,6 +631,8 @@ class Reader:
                                 if elib not in seen:
                                     seen.add(elib)
                                     moves.append(elib)
+        yield from moves[done:]
+        done = len(moves)
         if n <= 2 or (n == 3 and depth <= lim.wide_defence_depth):
             # attacker stones next to our liberties that are short of liberties themselves: atari or take them
             for a in self._chains_at(libs, 3 - defender):
@@ -630,6 +652,8 @@ class Reader:
                                 if olib not in seen:
                                     seen.add(olib)
                                     moves.append(olib)
+        yield from moves[done:]
+        done = len(moves)
         if n <= 3 and depth <= lim.weak_friend_depth:
             # our own weak chains next to our liberties: a liberty the attacker cannot fill while they stand is
             # worth strengthening them (extend them, or connect them out)
@@ -639,6 +663,8 @@ class Reader:
                         if olib not in seen:
                             seen.add(olib)
                             moves.append(olib)
+        yield from moves[done:]
+        done = len(moves)
         wide = (n == 3 and depth <= lim.wide_defence_depth) or (n == 4 and depth <= lim.wide4_defence_depth)
         if (n <= 2 and depth <= lim.backfill_depth) or wide:
             for lib in libs:
@@ -656,7 +682,7 @@ class Reader:
                         if alib not in seen:
                             seen.add(alib)
                             moves.append(alib)
-        return moves
+        yield from moves[done:]
 
     def _chains_at(self, points, color: int) -> list:
         """The chains of ``color`` next to any of ``points``, each once, in the order first met."""
@@ -691,7 +717,7 @@ def ladder_attack(game: Game, point: int, limits: Limits = Limits()) -> tuple[in
             return (WIN, lib) if g.is_legal_point(lib, attacker) else (LOSE, None)
         if len(ch.libs) != 2 or depth >= limits.max_depth:
             return LOSE, None
-        moves = reader._attack_moves(ch, attacker, limits.branch_depth + 1)[:2]
+        moves = list(islice(reader._attack_moves(ch, attacker, limits.branch_depth + 1), 2))
         return reader._best(t, moves, attacker, depth, lambda t, d: (escape(t, d), None))
 
     def escape(t: int, depth: int) -> int:
