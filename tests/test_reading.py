@@ -725,3 +725,17 @@ def test_a_defender_attacks_a_three_liberty_stone_next_to_its_liberties_deep_in_
     assert Reader(game).attack(target) == (LOSE, None)
     assert Reader(game).does_attack(game.point("E1"), target) == LOSE
     assert Reader(game, Limits(loose_attacker_depth=4)).does_attack(game.point("E1"), target) == WIN
+
+
+@pytest.mark.skipif(not PEER.is_dir(), reason="no peer regression data (../shared/peer/gnugo-regression)")
+def test_a_shut_in_three_liberty_chain_is_still_attacked_thirteen_plies_down():
+    """reading.tst 63: black A9-D10 cannot be saved; black A8 only looks like it lives when the line in which
+    white keeps the chain on three shut-in liberties (at most two empty points beyond them) is cut off twelve
+    plies down (GNU Go: defend 0). In open space the cut stays at twelve, or loose chases read as captures
+    (tests/test_judge.py: the open-board stone in atari)."""
+    game = _peer_position("reading05.sgf")
+    target = game.point("A9")
+    assert Reader(game).defend(target) == (LOSE, None)
+    assert Reader(game).does_defend(game.point("A8"), target) == LOSE
+    assert Reader(game, Limits(enclosed3_depth=12)).defend(target) == (WIN, game.point("A8"))
+

@@ -23,6 +23,7 @@ from .game import EMPTY, Game, IllegalMove, Rules
 LOSE, KO_B, KO_A, WIN = 0, 1, 2, 3
 INVERT = (WIN, KO_A, KO_B, LOSE)  # the same line seen from the other side
 GTP_CODE = {WIN: 1, KO_A: 2, KO_B: 3, LOSE: 0}
+ENCLOSED_ROOM = 2
 NAMES = {WIN: "win", KO_A: "ko", KO_B: "ko", LOSE: "lose"}
 
 
@@ -58,6 +59,7 @@ class Limits:
     weak_friend3_depth: int = 0  # and this close also those with three liberties
     guard_depth: int = 2  # this close the defender also attacks the stones that guard a short attacker's liberties
     superstring_depth: int = 4  # this close a short chain counts the chains around its liberty-sharing friends
+    enclosed3_depth: int = 13  # and one with three shut in (little room beyond its liberties) this close
     verify: int = 2  # how many first moves a root read may find refuted (by a root-width read after them) and replace
 
 
@@ -252,7 +254,8 @@ class Reader:
                 g.undo()
                 if back is None:
                     return WIN, lib
-        if n >= 5 or (n == 4 and depth > lim.fourlib_depth) or (n == 3 and depth > lim.threelib_depth):
+        if n >= 5 or (n == 4 and depth > lim.fourlib_depth) or (n == 3 and depth > lim.threelib_depth and (
+                depth > lim.enclosed3_depth or not self._enclosed(ch))):
             return LOSE, None
         if depth >= lim.max_depth:
             return LOSE, None
@@ -276,7 +279,8 @@ class Reader:
         defender = ch.color
         n = len(ch.libs)
         lim = self.limits
-        if n >= 5 or (n == 4 and depth > lim.fourlib_depth + 1) or (n == 3 and depth > lim.threelib_depth + 1):
+        if n >= 5 or (n == 4 and depth > lim.fourlib_depth + 1) or (n == 3 and depth > lim.threelib_depth + 1 and (
+                depth > lim.enclosed3_depth + 1 or not self._enclosed(ch))):
             return WIN, None
         if depth >= lim.max_depth:
             return WIN, None
@@ -683,6 +687,16 @@ class Reader:
                             seen.add(alib)
                             moves.append(alib)
         yield from moves[done:]
+
+    def _enclosed(self, ch) -> bool:
+        """Is the chain shut in: at most ENCLOSED_ROOM empty points next to its liberties, beyond them?"""
+        nb, board, libs = self.nb, self.g.board, ch.libs
+        room = set()
+        for lib in libs:
+            for q in nb[lib]:
+                if board[q] == EMPTY and q not in libs:
+                    room.add(q)
+        return len(room) <= ENCLOSED_ROOM
 
     def _chains_at(self, points, color: int) -> list:
         """The chains of ``color`` next to any of ``points``, each once, in the order first met."""
