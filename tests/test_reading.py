@@ -693,8 +693,7 @@ def test_a_short_chain_of_the_attacker_wins_its_race_by_shortening_the_other_sid
     white F2-G2, has three liberties. Filling a shared liberty loses the race; black H2 first, shortening F2-G2
     from outside, wins it: now white F1 or G1 would be taken (GNU Go: attack 1 H2)."""
     game = _peer_position("reading02.sgf")
-    reader = Reader(game)
-    assert reader.attack(game.point("C3")) == (WIN, game.point("H2"))
+    assert Reader(game).attack(game.point("C3")) == (WIN, game.point("H2"))
     assert Reader(game).attack(game.point("D1")) == (WIN, game.point("H2"))
     for fill in ("D2", "C1", "F1"):
         assert Reader(game).does_attack(game.point(fill), game.point("C3")) == LOSE

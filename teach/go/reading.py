@@ -7,6 +7,10 @@ answer is ``unknown`` rather than a guess. Two moves outside the generated lists
 "nothing" (a chain whose liberties the attacker cannot approach needs no answer; moving would fill an eye), and
 the defender's recapture after a capture that leaves the capturing stones in atari (a snapback).
 
+The move lists narrow with depth, so a capture found at the root is checked once more: the position after its
+first move is read as a root of its own, and a defence found there that leaves the attacker nothing withdraws
+the move (see ``Reader._verified``).
+
 Results use GNU Go's scale so the regression suite runs unchanged: WIN (works unconditionally), KO_A (works if
 the side to move takes the ko first), KO_B (works only by winning a ko the other side takes first), LOSE.
 """
@@ -14,16 +18,15 @@ the side to move takes the ko first), KO_B (works only by winning a ko the other
 from __future__ import annotations
 
 import time
-from itertools import islice
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from itertools import islice
 
 from .game import EMPTY, Game, IllegalMove, Rules
 
 LOSE, KO_B, KO_A, WIN = 0, 1, 2, 3
 INVERT = (WIN, KO_A, KO_B, LOSE)  # the same line seen from the other side
 GTP_CODE = {WIN: 1, KO_A: 2, KO_B: 3, LOSE: 0}
-ENCLOSED_ROOM = 2
 NAMES = {WIN: "win", KO_A: "ko", KO_B: "ko", LOSE: "lose"}
 
 
@@ -43,6 +46,8 @@ class Limits:
     branch_depth: int = 13  # deeper than this only forcing lines (ataris, escapes, captures) are read
     fourlib_depth: int = 7  # a chain with four liberties is attacked only this close to the root
     threelib_depth: int = 12  # and one with three liberties only this close (deeper, open-board fights explode)
+    enclosed3_depth: int = 13  # but one shut in (see enclosed_room) a ply deeper
+    enclosed_room: int = 2  # shut in: at most this many empty points next to its liberties, beyond them
     backfill_depth: int = 8  # deeper than this the liberties' neighbours are read only against two liberties
     ko_depth: int = 10  # deeper than this nobody takes a ko (cuts the take-threaten-retake cycles)
     ko_threat_depth: int = 4  # deeper than this nobody retakes a ko after a threat
@@ -59,7 +64,6 @@ class Limits:
     weak_friend3_depth: int = 0  # and this close also those with three liberties
     guard_depth: int = 2  # this close the defender also attacks the stones that guard a short attacker's liberties
     superstring_depth: int = 4  # this close a short chain counts the chains around its liberty-sharing friends
-    enclosed3_depth: int = 13  # and one with three shut in (little room beyond its liberties) this close
     verify: int = 2  # how many first moves a root read may find refuted (by a root-width read after them) and replace
 
 
@@ -689,14 +693,14 @@ class Reader:
         yield from moves[done:]
 
     def _enclosed(self, ch) -> bool:
-        """Is the chain shut in: at most ENCLOSED_ROOM empty points next to its liberties, beyond them?"""
+        """Is the chain shut in: few empty points next to its liberties, beyond them (``Limits.enclosed_room``)?"""
         nb, board, libs = self.nb, self.g.board, ch.libs
         room = set()
         for lib in libs:
             for q in nb[lib]:
                 if board[q] == EMPTY and q not in libs:
                     room.add(q)
-        return len(room) <= ENCLOSED_ROOM
+        return len(room) <= self.limits.enclosed_room
 
     def _chains_at(self, points, color: int) -> list:
         """The chains of ``color`` next to any of ``points``, each once, in the order first met."""
