@@ -195,3 +195,45 @@ def _stones(game: Game, letter: str) -> set[str]:
     rows = game.board_rows()
     n = game.size
     return {f"{COLUMNS[c]}{n - r}" for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == letter}
+
+
+# ------------------------------------------------------------------------- (c) the curriculum against GNU Go
+def _sgf_point(name: str, size: int) -> str:
+    letters = "abcdefghijklmnopqrs"
+    return letters[COLUMNS.index(name[0])] + letters[size - int(name[1:])]
+
+
+def test_every_capture_puzzle_has_the_winning_first_moves_gnu_go_finds(tmp_path):
+    """Each single-target capture puzzle of the curriculum: the first moves the judge accepts are exactly those
+    for which GNU Go's does_attack says the capture works. A loose net the judge cannot prove would tell a
+    child who plays it "wrong"; a chase it wrongly thinks works would teach something false."""
+    if not shutil.which(GNUGO):
+        pytest.skip(f"GNU Go is not installed at {GNUGO} (apt-get install -y gnugo)")
+    from teach.go.judge import Judge
+    from teach.lessons import load_lessons
+
+    engine = GnuGo()
+    checked, wrong = 0, []
+    try:
+        for lesson_id, lesson in sorted(load_lessons().lessons.items()):
+            for i, puzzle in enumerate(lesson.puzzles):
+                if puzzle.goal != "capture" or len(puzzle.targets) != 1:
+                    continue
+                game, (target,) = puzzle.start(), puzzle.targets
+                stones = {color: [_sgf_point(p, game.size) for p in _stones(game, letter)]
+                          for color, letter in (("AB", "X"), ("AW", "O"))}
+                sgf = tmp_path / f"{lesson_id}-{i + 1}.sgf"
+                sgf.write_text(f"(;SZ[{game.size}]PL[{'B' if game.to_play == 'black' else 'W'}]"
+                               + "".join(key + "".join(f"[{p}]" for p in pts) for key, pts in stones.items() if pts)
+                               + ")")
+                moves = list(game.legal_moves())
+                answers = engine.ask([f"loadsgf {sgf}"] + [f"does_attack {m} {target}" for m in moves])[1:]
+                theirs = {m for m, a in zip(moves, answers) if a == "1"}
+                ours = set(Judge(game, puzzle.goal_object()).solve().winning)
+                if ours != theirs:
+                    wrong.append(f"{lesson_id}#{i + 1}: judge {sorted(ours)}, GNU Go {sorted(theirs)}")
+                checked += 1
+    finally:
+        engine.close()
+    assert checked >= 50
+    assert not wrong, "\n".join(wrong)
