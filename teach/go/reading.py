@@ -425,7 +425,8 @@ class Reader:
         then the liberties' own empty neighbours (nets, closing moves), then rescues of attacker stones in
         atari next to the target (or the defender escapes by capturing them). Generated in stages as the search
         asks for more, so a cut after an early move skips the later stages (the board is the same at each stage:
-        the search takes back every move before asking for the next)."""
+        the search takes back every move before asking for the next). The "add if not yet seen" loops here and
+        in _defend_moves stay written out: a shared helper measured 6-8% slower per node on the long problems."""
         g, nb, board = self.g, self.nb, self.g.board
         libs = ch.libs
         forcing = depth > self.limits.branch_depth
