@@ -176,24 +176,24 @@ class Reader:
             finally:
                 self._excluded = set()
             if found is None:
-                break  # out of budget: the first answer stands
+                # out of budget after the first move was refuted: whether another move captures is unknown
+                raise BudgetExceeded(self.nodes)
             result, move = found
             if result == LOSE or move is None:
                 break
         return result, move
 
     def _checked(self, read):
-        """Run a checking read on 40% of what is left of the budget (nodes, and time as a safety net); None when
-        that runs out."""
-        deadline, node_limit = self._deadline, self._node_limit
-        self._deadline = min(deadline, time.perf_counter() + (deadline - time.perf_counter()) * 0.4)
+        """Run a checking read on 40% of the nodes left; None when those (or the time: the deadline stays the
+        whole read's safety net) run out."""
+        node_limit = self._node_limit
         self._node_limit = self.nodes + (node_limit - self.nodes) * 2 // 5
         try:
             return read()
         except BudgetExceeded:
             return None
         finally:
-            self._deadline, self._node_limit = deadline, node_limit
+            self._node_limit = node_limit
 
     def _refuted(self, t: int, move: int, color: int, claimed: int) -> bool:
         """Is the attacker's ``move`` (claimed worth ``claimed``) refuted by a defence found at root width, with
