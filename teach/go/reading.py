@@ -67,6 +67,14 @@ class Limits:
     verify: int = 2  # how many first moves a root read may find refuted (by a root-width read after them) and replace
 
 
+def _first(move: int, moves: Iterator[int]) -> Iterator[int]:
+    """``move`` first, then ``moves`` without it."""
+    yield move
+    for m in moves:
+        if m != move:
+            yield m
+
+
 def reading_copy(game: Game) -> Game:
     """A private copy of the position for searching: same stones, side to move and ko, plain ko only
     (superko is a whole-game matter; tactical lines are short and ko is handled by result codes)."""
@@ -225,18 +233,14 @@ class Reader:
     # ------------------------------------------------------------------ search
     def _key(self, kind: str, t: int, side: int) -> tuple:
         """The position (hash, the ko the side to move may not retake) and the target; any stone of the
-        chain names it, and within one search the target point is the same one."""
+        chain names it, and within one search the target point is the same one.
+
+        A stored result is reused from the same depth or deeper: the limits only tighten with depth, so a result
+        read nearer the root is at least as thorough. One read farther from the root is not reused, but its best
+        move is tried first (the verification's root-width re-reads meet these all the time)."""
         g = self.g
         ko = g._ko if g._ko_color == side else -1
         return (kind, g.hash, ko, side, t, self._threat_used)
-
-    def _cached(self, key: tuple, depth: int) -> tuple[int, int | None] | None:
-        """A stored result is reused from the same depth or deeper: the limits only tighten with depth,
-        so a result read nearer the root is at least as thorough."""
-        hit = self.cache.get(key)
-        if hit is not None and hit[0] <= depth:
-            return hit[1], hit[2]
-        return None
 
     def _attack(self, t: int, depth: int) -> tuple[int, int | None]:
         g = self.g
@@ -264,10 +268,13 @@ class Reader:
         if depth >= lim.max_depth:
             return LOSE, None
         key = self._key("A", t, attacker)
-        hit = self._cached(key, depth)
-        if hit is not None:
-            return hit
-        best, best_move = self._best(t, self._attack_moves(ch, attacker, depth), attacker, depth, self._defend)
+        hit = self.cache.get(key)
+        if hit is not None and hit[0] <= depth:
+            return hit[1], hit[2]
+        moves = self._attack_moves(ch, attacker, depth)
+        if hit is not None and hit[2] is not None:
+            moves = _first(hit[2], moves)
+        best, best_move = self._best(t, moves, attacker, depth, self._defend)
         if best == LOSE and n == 1:
             # the capture is forbidden by ko right now: it works if the attacker wins the ko
             best, best_move = KO_B, next(iter(libs))
@@ -289,10 +296,13 @@ class Reader:
         if depth >= lim.max_depth:
             return WIN, None
         key = self._key("D", t, defender)
-        hit = self._cached(key, depth)
-        if hit is not None:
-            return hit
-        best, best_move = self._best(t, self._defend_moves(ch, defender, depth), defender, depth, self._attack)
+        hit = self.cache.get(key)
+        if hit is not None and hit[0] <= depth:
+            return hit[1], hit[2]
+        moves = self._defend_moves(ch, defender, depth)
+        if hit is not None and hit[2] is not None:
+            moves = _first(hit[2], moves)
+        best, best_move = self._best(t, moves, defender, depth, self._attack)
         if best < WIN and self._no_approach(ch) and self._attack(t, depth)[0] == LOSE:
             # every move tried spoils something (fills an own eye, gives a liberty away in a seki) and the
             # attacker cannot approach: doing nothing is a move too, and the chain lives if the attacker, moving
