@@ -64,6 +64,7 @@ class Limits:
     weak_friend3_depth: int = 0  # and this close also those with three liberties
     guard_depth: int = 2  # this close the defender also attacks the stones that guard a short attacker's liberties
     superstring_depth: int = 4  # this close a short chain counts the chains around its liberty-sharing friends
+    verify_libs: int = 2  # a defence is checked so only when it leaves the chain this many liberties or fewer
     verify: int = 2  # how many first moves a root read may find refuted (by a root-width read after them) and replace
 
 
@@ -144,8 +145,7 @@ class Reader:
                 v = INVERT[self._attack(point, 1)[0]]
         finally:
             g.undo()
-        if attacker and v > LOSE and self.limits.verify and self._checked(
-                lambda: self._refuted(point, move, color, v)):
+        if v > LOSE and self.limits.verify and self._refuted(point, move, color, v, attacker):
             v = LOSE
         return min(v, KO_A) if ko_taken and v > KO_A else v
 
@@ -159,53 +159,38 @@ class Reader:
             raise ValueError("no stone at the target point")
         self._start()
         result, move = fn(point, 0)
-        if self.limits.verify and fn == self._attack and result > LOSE and move is not None:
-            result, move = self._verified(point, result, move)
+        if self.limits.verify and result > LOSE and move is not None:
+            result, move = self._verified(point, result, move, fn == self._attack)
         return result, move
 
-    def _verified(self, t: int, result: int, move: int) -> tuple[int, int | None]:
-        """Check a capture's chosen first move as the root of its own read: below the root the move lists are
-        narrower, so the defender's escape can hide there. The escape counts only if the attacker, read at root
-        width after it too, then finds nothing; the root is then read again without that move. (Only captures
-        are checked: the attacker's own reads run over-optimistic in open space, so a defence refuted this way
-        may be refuted wrongly.)"""
+    def _verified(self, t: int, result: int, move: int, attacker: bool) -> tuple[int, int | None]:
+        """Check the chosen first move as the root of its own read: below the root the move lists are narrower,
+        so the other side's answer can hide there. That answer counts only if the side, read at root width
+        after it too, then finds nothing; the root is then read again without that move. (A defence is checked
+        only when it leaves the chain two liberties or fewer: in open space the attacker's own reads run
+        over-optimistic, so a looser defence refuted this way may be refuted wrongly.)"""
         g = self.g
         owner = g.board[t]
-        color = 3 - owner
+        color = 3 - owner if attacker else owner
+        read = self._attack if attacker else self._defend
         excluded: set[int] = set()
         for _ in range(self.limits.verify):
-            if not self._checked(lambda: self._refuted(t, move, color, result)):
+            if not self._refuted(t, move, color, result, attacker):
                 break
             excluded.add(move)
-            self.cache.pop(self._key("A", t, color), None)
+            self.cache.pop(self._key("A" if attacker else "D", t, color), None)
             self._excluded = excluded
             try:
-                found = self._checked(lambda: self._attack(t, 0))
+                result, move = read(t, 0)
             finally:
                 self._excluded = set()
-            if found is None:
-                # out of budget after the first move was refuted: whether another move captures is unknown
-                raise BudgetExceeded(self.nodes)
-            result, move = found
             if result == LOSE or move is None:
                 break
         return result, move
 
-    def _checked(self, read):
-        """Run a checking read on 40% of the nodes left; None when those (or the time: the deadline stays the
-        whole read's safety net) run out."""
-        node_limit = self._node_limit
-        self._node_limit = self.nodes + (node_limit - self.nodes) * 2 // 5
-        try:
-            return read()
-        except BudgetExceeded:
-            return None
-        finally:
-            self._node_limit = node_limit
-
-    def _refuted(self, t: int, move: int, color: int, claimed: int) -> bool:
-        """Is the attacker's ``move`` (claimed worth ``claimed``) refuted by a defence found at root width, with
-        the attacker, read at root width again, left with nothing after it?"""
+    def _refuted(self, t: int, move: int, color: int, claimed: int, attacker: bool = True) -> bool:
+        """Is ``move`` (claimed worth ``claimed`` to ``color``) refuted by an answer found at root width, with
+        ``color``, read at root width again, left with nothing after it?"""
         g = self.g
         try:
             g.play_point(move, color)
@@ -214,12 +199,16 @@ class Reader:
         try:
             if g._ko >= 0 or g._chain[t] is None:
                 return False  # captures and ko fights are read through at every depth already
-            answer, reply = self._defend(t, 0)
+            if not attacker and len(g._chain[t].libs) > self.limits.verify_libs:
+                return False
+            answer, reply = (self._defend if attacker else self._attack)(t, 0)
             if INVERT[answer] >= claimed or reply is None:
                 return False
             g.play_point(reply, 3 - color)
             try:
-                return g._chain[t] is not None and self._attack(t, 0)[0] == LOSE
+                if g._chain[t] is None:
+                    return not attacker
+                return (self._attack if attacker else self._defend)(t, 0)[0] == LOSE
             finally:
                 g.undo()
         finally:
