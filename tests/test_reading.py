@@ -738,3 +738,32 @@ def test_a_shut_in_three_liberty_chain_is_still_attacked_thirteen_plies_down():
     assert Reader(game).does_defend(game.point("A8"), target) == LOSE
     assert Reader(game, Limits(enclosed3_depth=12)).defend(target) == (WIN, game.point("A8"))
 
+
+
+@pytest.mark.skipif(not PEER.is_dir(), reason="no peer regression data (../shared/peer/gnugo-regression)")
+def test_a_short_defence_refuted_by_a_capture_found_only_at_root_width_is_withdrawn():
+    """reading.tst 177, 13x13: white K4-L2 has three liberties. White L3 leaves it two and looks like a defence
+    when the attack is read one ply down; read as a root of its own, black captures it anyway, and white then
+    has nothing, so L3 is withdrawn and the reader answers N1 (GNU Go: defend 1 N1, does_defend L3 0)."""
+    game = _peer_position("mertin13x13/katsunari-gnugo2.W+4.sgf", 126)
+    for move, colour in (("L4", "black"), ("N3", "white"), ("N2", "black")):
+        game.play(move, colour)
+    target = game.point("K4")
+    assert Reader(game, Limits(verify=0)).defend(target) == (WIN, game.point("L3"))
+    assert Reader(game).defend(target) == (WIN, game.point("N1"))
+    assert Reader(game).does_defend(game.point("L3"), target) == LOSE
+    assert Reader(game).does_defend(game.point("N1"), target) == WIN
+
+
+@pytest.mark.skipif(not PEER.is_dir(), reason="no peer regression data (../shared/peer/gnugo-regression)")
+def test_a_check_cut_short_by_the_budget_leaves_the_answer_unknown():
+    """reading.tst 159: black B15 reads as a capture of white B14 one ply down, and the root-width check
+    refutes it (GNU Go: attack 0). With nodes enough for the first read but not for the check, the answer is
+    unknown: the unchecked B15 must not come back as a certain capture."""
+    game = _peer_position("trevor/auto/d12.sgf", 66)
+    target = game.point("B14")
+    first = Reader(game, Limits(verify=0))
+    assert first.attack(target) == (WIN, game.point("B15"))
+    assert Reader(game).attack(target) == (LOSE, None)
+    with pytest.raises(BudgetExceeded):
+        Reader(game, Limits(nodes=first.nodes + 1000)).attack(target)

@@ -64,8 +64,8 @@ class Limits:
     weak_friend3_depth: int = 0  # and this close also those with three liberties
     guard_depth: int = 2  # this close the defender also attacks the stones that guard a short attacker's liberties
     superstring_depth: int = 4  # this close a short chain counts the chains around its liberty-sharing friends
-    verify_libs: int = 2  # a defence is checked so only when it leaves the chain this many liberties or fewer
     verify: int = 2  # how many first moves a root read may find refuted (by a root-width read after them) and replace
+    verify_libs: int = 2  # a defence is checked so only when it leaves the chain this many liberties or fewer
 
 
 def _first(move: int, moves: Iterator[int]) -> Iterator[int]:
@@ -167,8 +167,9 @@ class Reader:
         """Check the chosen first move as the root of its own read: below the root the move lists are narrower,
         so the other side's answer can hide there. That answer counts only if the side, read at root width
         after it too, then finds nothing; the root is then read again without that move. (A defence is checked
-        only when it leaves the chain two liberties or fewer: in open space the attacker's own reads run
-        over-optimistic, so a looser defence refuted this way may be refuted wrongly.)"""
+        only when it leaves the chain ``Limits.verify_libs`` liberties or fewer: in open space the attacker's own
+        reads run over-optimistic, so a looser defence refuted this way may be refuted wrongly.) The checks share
+        the whole budget: one cut short makes the answer unknown, never the unchecked move."""
         g = self.g
         owner = g.board[t]
         color = 3 - owner if attacker else owner
@@ -188,7 +189,7 @@ class Reader:
                 break
         return result, move
 
-    def _refuted(self, t: int, move: int, color: int, claimed: int, attacker: bool = True) -> bool:
+    def _refuted(self, t: int, move: int, color: int, claimed: int, attacker: bool) -> bool:
         """Is ``move`` (claimed worth ``claimed`` to ``color``) refuted by an answer found at root width, with
         ``color``, read at root width again, left with nothing after it?"""
         g = self.g
