@@ -767,3 +767,17 @@ def test_a_check_cut_short_by_the_budget_leaves_the_answer_unknown():
     assert Reader(game).attack(target) == (LOSE, None)
     with pytest.raises(BudgetExceeded):
         Reader(game, Limits(nodes=first.nodes + 1000)).attack(target)
+
+
+@pytest.mark.skipif(not PEER.is_dir(), reason="no peer regression data (../shared/peer/gnugo-regression)")
+def test_a_capture_answered_by_a_snapback_is_no_ko():
+    """reading.tst 175: white O3 is down to one liberty, N3, after white N2, black O2, white N1. Black N3 takes
+    it, but joins eight black stones left with O3 as their only liberty, and white takes them all back. That
+    capture simply fails: it is not a ko the attacker might win (GNU Go: defend 1 N2)."""
+    game = _peer_position("reading39.sgf")
+    target = game.point("O3")
+    assert Reader(game).defend(target) == (WIN, game.point("N2"))
+    for move, colour in (("N2", "white"), ("O2", "black"), ("N1", "white")):
+        game.play(move, colour)
+    assert Reader(game).attack(target) == (LOSE, None)
+    assert Reader(game).does_attack(game.point("N3"), target) == LOSE

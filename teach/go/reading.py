@@ -265,9 +265,9 @@ class Reader:
         if hit is not None and hit[2] is not None:
             moves = _first(hit[2], moves)
         best, best_move = self._best(t, moves, attacker, depth, self._defend)
-        if best == LOSE and n == 1:
+        if best == LOSE and n == 1 and g._ko in libs and attacker == g._ko_color:
             # the capture is forbidden by ko right now: it works if the attacker wins the ko
-            best, best_move = KO_B, next(iter(libs))
+            best, best_move = KO_B, g._ko
         self.cache[key] = (depth, best, best_move)
         return best, best_move
 
