@@ -76,6 +76,11 @@ def _first(move: int, moves: Iterator[int]) -> Iterator[int]:
             yield m
 
 
+def _hinted(hit: tuple | None, moves: Iterator[int]) -> Iterator[int]:
+    """The moves to try, the best move of a stored (farther, narrower) read of the same position first."""
+    return moves if hit is None or hit[2] is None else _first(hit[2], moves)
+
+
 def reading_copy(game: Game) -> Game:
     """A private copy of the position for searching: same stones, side to move and ko, plain ko only
     (superko is a whole-game matter; tactical lines are short and ko is handled by result codes)."""
@@ -261,9 +266,7 @@ class Reader:
         hit = self.cache.get(key)
         if hit is not None and hit[0] <= depth:
             return hit[1], hit[2]
-        moves = self._attack_moves(ch, attacker, depth)
-        if hit is not None and hit[2] is not None:
-            moves = _first(hit[2], moves)
+        moves = _hinted(hit, self._attack_moves(ch, attacker, depth))
         best, best_move = self._best(t, moves, attacker, depth, self._defend)
         if best == LOSE and n == 1 and g._ko in libs and attacker == g._ko_color:
             # the capture is forbidden by ko right now: it works if the attacker wins the ko
@@ -289,9 +292,7 @@ class Reader:
         hit = self.cache.get(key)
         if hit is not None and hit[0] <= depth:
             return hit[1], hit[2]
-        moves = self._defend_moves(ch, defender, depth)
-        if hit is not None and hit[2] is not None:
-            moves = _first(hit[2], moves)
+        moves = _hinted(hit, self._defend_moves(ch, defender, depth))
         best, best_move = self._best(t, moves, defender, depth, self._attack)
         if best < WIN and self._no_approach(ch) and self._attack(t, depth)[0] == LOSE:
             # every move tried spoils something (fills an own eye, gives a liberty away in a seki) and the
