@@ -104,10 +104,9 @@ class Reader:
         self.limits = limits
         self.size = game.size
         self.nb = self.g._nb
-        self.cache: dict[tuple, tuple[int, int | None]] = {}
+        self.cache: dict[tuple, tuple[int, int, int | None]] = {}  # key -> (depth read at, result, move)
         self.nodes = 0
         self._deadline = 0.0
-        self._node_limit = limits.nodes
         self._threat_used = False  # someone already retook a ko after a threat in this line
         self._excluded: set[int] = set()  # first moves found refuted at the root
 
@@ -156,7 +155,6 @@ class Reader:
 
     def _start(self) -> None:
         self.nodes = 0
-        self._node_limit = self.limits.nodes
         self._deadline = time.perf_counter() + self.limits.seconds
 
     def _run(self, fn, point: int) -> tuple[int, int | None]:
@@ -222,7 +220,7 @@ class Reader:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes > self._node_limit or (self.nodes & 255 == 0 and time.perf_counter() > self._deadline):
+        if self.nodes > self.limits.nodes or (self.nodes & 255 == 0 and time.perf_counter() > self._deadline):
             raise BudgetExceeded(self.nodes)
 
     # ------------------------------------------------------------------ search
@@ -302,7 +300,7 @@ class Reader:
         self.cache[key] = (depth, best, best_move)
         return best, best_move
 
-    def _best(self, t: int, moves: list[int], color: int, depth: int, answer) -> tuple[int, int | None]:
+    def _best(self, t: int, moves: Iterator[int], color: int, depth: int, answer) -> tuple[int, int | None]:
         """Try each move for ``color`` and let the other side ``answer``; the best result and its move.
         A line that starts by taking a ko is worth at most KO_A unless the other side's retake (after a threat)
         was read and fails; deep in the tree nobody takes a ko."""
