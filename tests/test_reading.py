@@ -781,3 +781,26 @@ def test_a_capture_answered_by_a_snapback_is_no_ko():
         game.play(move, colour)
     assert Reader(game).attack(target) == (LOSE, None)
     assert Reader(game).does_attack(game.point("N3"), target) == LOSE
+
+
+@pytest.mark.skipif(not PEER.is_dir(), reason="no peer regression data (../shared/peer/gnugo-regression)")
+def test_a_shut_in_chain_whose_three_liberty_defences_lose_the_race_has_no_defence():
+    """capture.tst 3: black P15-R18 is shut in with three liberties, in a race with the white chains around it.
+    Black T15 keeps three liberties and looks like a defence one ply down; checked as a root of its own (with
+    white lengthening its short chains deeper, as it must in a race), white S16 captures whatever black tries.
+    So do the other tries (P16, O18, L9), and the reader answers that nothing defends (GNU Go: defend 0).
+    Unchecked, or with a node share too small for the check to finish, T15 stands as before."""
+    from teach.go.gtp import GtpEngine
+
+    engine = GtpEngine()
+    engine.handle(f"loadsgf {PEER / 'golois' / 'Goemate990904-4.sgf'}")
+    game = engine.game
+    target = game.point("Q15")
+    assert Reader(game, Limits(verify_shut3=False)).defend(target) == (WIN, game.point("T15"))
+    assert Reader(game, Limits(verify_shut3_nodes=50)).defend(target) == (WIN, game.point("T15"))
+    assert Reader(game, Limits(verify_weak_depth=4)).defend(target) == (WIN, game.point("T15"))
+    assert Reader(game).defend(target) == (LOSE, None)
+    for move in ("T15", "O18", "L9"):
+        assert Reader(game, Limits(verify_shut3=False)).does_defend(game.point(move), target) == WIN
+        assert Reader(game).does_defend(game.point(move), target) == LOSE
+    assert engine.handle("defend Q15").strip("= \n") == "0"

@@ -64,8 +64,11 @@ class Limits:
     weak_friend3_depth: int = 0  # and this close also those with three liberties
     guard_depth: int = 2  # this close the defender also attacks the stones that guard a short attacker's liberties
     superstring_depth: int = 4  # this close a short chain counts the chains around its liberty-sharing friends
-    verify: int = 2  # how many first moves a root read may find refuted (by a root-width read after them) and replace
+    verify: int = 4  # how many first moves a root read may find refuted (by a root-width read after them) and replace
     verify_libs: int = 2  # a defence is checked so only when it leaves the chain this many liberties or fewer
+    verify_shut3: bool = True  # or three, when the chain is shut in (see enclosed_room) ...
+    verify_shut3_nodes: int = 20_000  # ... within this many nodes (a check cut short there lets the move stand)
+    verify_weak_depth: int = 8  # in a check the attacker strengthens its short chains this deep (weak_attacker_depth)
 
 
 def _first(move: int, moves: Iterator[int]) -> Iterator[int]:
@@ -194,27 +197,53 @@ class Reader:
 
     def _refuted(self, t: int, move: int, color: int, claimed: int, attacker: bool) -> bool:
         """Is ``move`` (claimed worth ``claimed`` to ``color``) refuted by an answer found at root width, with
-        ``color``, read at root width again, left with nothing after it?"""
-        g = self.g
+        ``color``, read at root width again, left with nothing after it?
+
+        A check reads with the attacker also strengthening its short chains deeper than elsewhere
+        (``Limits.verify_weak_depth``): a shut-in chain lives only by winning the race against the chains around
+        it, and the attacker's answer to its escape attempts is often to lengthen those chains several moves
+        down. A three-liberty defence of a shut-in chain is checked too, but only within its own share of nodes:
+        such a check may read long, and a move that was never checked before stands when it runs out."""
+        g, lim = self.g, self.limits
         try:
             g.play_point(move, color)
         except IllegalMove:
             return False
         try:
-            if g._ko >= 0 or g._chain[t] is None:
+            ch = g._chain[t]
+            if g._ko >= 0 or ch is None:
                 return False  # captures and ko fights are read through at every depth already
-            if not attacker and len(g._chain[t].libs) > self.limits.verify_libs:
-                return False
-            answer, reply = (self._defend if attacker else self._attack)(t, 0)
-            if INVERT[answer] >= claimed or reply is None:
-                return False
-            g.play_point(reply, 3 - color)
+            shut3 = False
+            if not attacker and len(ch.libs) > lim.verify_libs:
+                shut3 = lim.verify_shut3 and len(ch.libs) == 3 and self._enclosed(ch)
+                if not shut3:
+                    return False
+            self.limits = replace(lim, weak_attacker_depth=max(lim.weak_attacker_depth, lim.verify_weak_depth))
+            if shut3:
+                self.limits = replace(self.limits, nodes=min(lim.nodes, self.nodes + lim.verify_shut3_nodes))
             try:
-                if g._chain[t] is None:
-                    return not attacker
-                return (self._attack if attacker else self._defend)(t, 0)[0] == LOSE
+                return self._refutes(t, color, claimed, attacker)
+            except BudgetExceeded:
+                if shut3 and self.nodes <= lim.nodes and time.perf_counter() <= self._deadline:
+                    return False  # only this check's own share ran out
+                raise
             finally:
-                g.undo()
+                self.limits = lim
+        finally:
+            g.undo()
+
+    def _refutes(self, t: int, color: int, claimed: int, attacker: bool) -> bool:
+        """After ``color``'s move (on the board): does the other side's root-width answer leave ``color``,
+        read at root width again, with nothing?"""
+        g = self.g
+        answer, reply = (self._defend if attacker else self._attack)(t, 0)
+        if INVERT[answer] >= claimed or reply is None:
+            return False
+        g.play_point(reply, 3 - color)
+        try:
+            if g._chain[t] is None:
+                return not attacker
+            return (self._attack if attacker else self._defend)(t, 0)[0] == LOSE
         finally:
             g.undo()
 
