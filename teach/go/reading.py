@@ -173,9 +173,10 @@ class Reader:
         """Check the chosen first move as the root of its own read: below the root the move lists are narrower,
         so the other side's answer can hide there. That answer counts only if the side, read at root width
         after it too, then finds nothing; the root is then read again without that move. (A defence is checked
-        only when it leaves the chain ``Limits.verify_libs`` liberties or fewer: in open space the attacker's own
-        reads run over-optimistic, so a looser defence refuted this way may be refuted wrongly.) The checks share
-        the whole budget: one cut short makes the answer unknown, never the unchecked move."""
+        only when it leaves the chain ``Limits.verify_libs`` liberties or fewer, or three when it is shut in: in open
+        space the attacker's own reads run over-optimistic, so a looser defence refuted this way may be refuted
+        wrongly.) The checks share the whole budget: one cut short makes the answer unknown, never the unchecked
+        move (but see ``_refuted`` for a shut-in chain's three-liberty defence)."""
         g = self.g
         owner = g.board[t]
         color = 3 - owner if attacker else owner
@@ -203,7 +204,8 @@ class Reader:
         (``Limits.verify_weak_depth``): a shut-in chain lives only by winning the race against the chains around
         it, and the attacker's answer to its escape attempts is often to lengthen those chains several moves
         down. A three-liberty defence of a shut-in chain is checked too, but only within its own share of nodes:
-        such a check may read long, and a move that was never checked before stands when it runs out."""
+        such a check may read long, and a move that was never checked before stands when it runs out. The checks
+        share the transposition table: what they store was read at least as widely as the search would."""
         g, lim = self.g, self.limits
         try:
             g.play_point(move, color)
