@@ -460,15 +460,20 @@ class Reader:
         g, nb, board = self.g, self.nb, self.g.board
         libs = ch.libs
         forcing = depth > self.limits.branch_depth
+        # a liberty's room: the empty points beyond the other liberties (the defender's room after we fill this
+        # one and it extends at another), least first; ties go to the liberty with more empty neighbours of its own
         scored = []
+        total = 0
         for lib in libs:
-            room = 0
-            for other in libs:
-                if other != lib:
-                    room += sum(1 for q in nb[other] if board[q] == EMPTY and q not in libs)
-            own = sum(1 for q in nb[lib] if board[q] == EMPTY)
-            scored.append((room, -own, lib))
-        scored.sort()
+            beyond = own = 0
+            for q in nb[lib]:
+                if board[q] == EMPTY:
+                    own += 1
+                    if q not in libs:
+                        beyond += 1
+            total += beyond
+            scored.append((-beyond, -own, lib))
+        scored = sorted([(total + b, o, lib) for b, o, lib in scored])
         moves = [m for _, _, m in scored]
         yield from moves
         done = len(moves)
@@ -596,7 +601,10 @@ class Reader:
         for lib in libs:
             if lib in seen:
                 continue
-            room = sum(1 for q in nb[lib] if board[q] == EMPTY and q not in libs)
+            room = 0
+            for q in nb[lib]:
+                if board[q] == EMPTY and q not in libs:
+                    room += 1
             scored.append((-room, lib))
         scored.sort()
         for _, lib in scored:
