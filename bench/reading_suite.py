@@ -4,6 +4,10 @@ A development tool for the tactical reader (the product's runner is ``teach go r
 ``teach gtp`` subprocess exactly as GNU Go's own tools do):
 
     python bench/reading_suite.py ../shared/peer/gnugo-regression/reading.tst [--only 12,13] [--slow 0.5]
+
+Through GTP a read cut short answers ``0``, like a read that found nothing; here such answers are marked
+``unknown`` and the summary says how many passes they are. ``--seconds 600`` reads to the node budget alone
+(the machine-independent answers); the default is the GTP front end's 2 s.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ def main(argv=None) -> int:
     ap.add_argument("--slow", type=float, default=1.0, help="flag tests slower than this many seconds")
     ap.add_argument("--quiet", action="store_true", help="only the summary and failures")
     ap.add_argument("--limits", default="", help="reader limits to try, e.g. threelib_depth=9,fourlib_depth=5")
+    ap.add_argument("--seconds", type=float, default=2.0, help="the reader's clock per answer (the GTP default: 2)")
     args = ap.parse_args(argv)
     only = set(filter(None, args.only.split(",")))
     args.file = args.file.resolve()
@@ -38,19 +43,29 @@ def main(argv=None) -> int:
         # every Limits() made from now on (the GTP engine makes its own, with its time limit) starts from these
         reading.Limits.__init__.__defaults__ = tuple(getattr(changed, f.name) for f in dataclasses.fields(base))
     os.chdir(args.file.parent)
-    engine = GtpEngine()
+    engine = GtpEngine(read_seconds=args.seconds)
     passed = total = 0
     worst, worst_test = 0.0, "-"
+    unknown_passes = []
     start_all = time.perf_counter()
     steps = parse_tst(args.file.read_text(encoding="utf-8", errors="replace"))
-    for step, response, took, ok in run_in_process(steps, engine.handle, only=only):
+
+    def answer(step):
+        engine.unknown = False
+        return engine.handle(step.command)
+
+    for step, response, took, ok in run_in_process(steps, engine.handle, answer, only=only):
         if took > worst:
             worst, worst_test = took, step.number
         total += 1
         passed += ok
-        if not ok or not args.quiet or took > args.slow:
-            print(report_line(step, response, took, ok, args.slow))
-    print(f"{args.file.name}: {passed}/{total} in {time.perf_counter() - start_all:.1f} s, slowest {worst:.2f} s (test {worst_test})")
+        if ok and engine.unknown:
+            unknown_passes.append(step.number)
+        if not ok or not args.quiet or took > args.slow or engine.unknown:
+            print(report_line(step, response, took, ok, args.slow) + ("  unknown" if engine.unknown else ""))
+    unknowns = f", {len(unknown_passes)} of the passes unknown ({' '.join(unknown_passes)})" if unknown_passes else ""
+    print(f"{args.file.name}: {passed}/{total}{unknowns} in {time.perf_counter() - start_all:.1f} s, "
+          f"slowest {worst:.2f} s (test {worst_test})")
     return 0
 
 

@@ -629,3 +629,22 @@ def test_connect_and_disconnect_answer_with_gnu_go_codes(eng):
     assert one(eng, "connect D4 E5") == "= 1 D5"  # the only joining point left
     assert one(eng, "connect D4 E4").startswith("?")  # stones of two colours
     assert one(eng, "disconnect D4").startswith("?")
+
+
+def test_a_read_cut_short_answers_0_and_says_it_is_unknown():
+    """Through GTP a read that ran out of time answers 0, as one that found nothing does; ``unknown`` tells the
+    two apart (the regression runners count such passes separately). Black E5 on 9x9, touched by white E4 and
+    D5, cannot be captured: a full read says so in about a thousand nodes; a clock of zero stops it first."""
+    setup = ("boardsize 9", "play black E5", "play white E4", "play white D5")
+    full = GtpEngine()
+    ask(full, *setup)
+    assert one(full, "attack E5") == "= 0"
+    assert full.unknown is False
+    cut = GtpEngine(read_seconds=0.0)
+    ask(cut, *setup)
+    assert one(cut, "attack E5") == "= 0"
+    assert cut.unknown is True
+    # white E4 in atari after black E3 and F4: a read that short finishes even on a zero clock, and clears the flag
+    ask(cut, "play black E3", "play black F4")
+    assert one(cut, "attack E4") == "= 1 D4"
+    assert cut.unknown is False

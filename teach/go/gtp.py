@@ -63,8 +63,13 @@ def clean_line(line: str) -> str:
 class GtpEngine:
     """A GTP engine holding one game. ``handle`` answers one line; ``serve`` runs a whole session."""
 
-    def __init__(self, size: int = 19, komi: float = 7.5, seed: int = 0, rules: Rules = CHINESE_RULES) -> None:
+    def __init__(self, size: int = 19, komi: float = 7.5, seed: int = 0, rules: Rules = CHINESE_RULES,
+                 read_seconds: float = 2.0) -> None:
         self.rules = rules
+        # a GTP controller waits on each answer: the tactical reader answers within this many seconds, and a
+        # read cut short (by the clock or its node budget) answers 0 with ``unknown`` set until the next read
+        self.read_seconds = read_seconds
+        self.unknown = False
         self.komi = float(komi)
         self.game = Game(size, self.komi, rules)
         self.seed = seed
@@ -469,17 +474,18 @@ class GtpEngine:
 
         key = (self.game.hash, self.game._to_move, self.game._ko, self.game._ko_color)
         if getattr(self, "_reader_key", None) != key:
-            # a GTP controller waits on each answer: the reader answers within 2 s (0 when it could not finish)
-            self._reader_cache = Reader(self.game, Limits(seconds=2.0))
+            self._reader_cache = Reader(self.game, Limits(seconds=self.read_seconds))
             self._reader_key = key
         return self._reader_cache
 
     def _read(self, method: str, target: int, *extra: int) -> str:
         from .reading import GTP_CODE, BudgetExceeded
 
+        self.unknown = False
         try:
             answer = getattr(self._reader(), method)(*extra, target)
         except BudgetExceeded:
+            self.unknown = True
             return "0"
         if isinstance(answer, tuple):
             code, move = answer
@@ -512,9 +518,11 @@ class GtpEngine:
             raise GtpError("string must have exactly 2 liberties")
         from .reading import GTP_CODE, BudgetExceeded, ladder_attack
 
+        self.unknown = False
         try:
             code, move = ladder_attack(self.game, p)
         except BudgetExceeded:
+            self.unknown = True
             return "0"
         return "0" if code == 0 else f"{GTP_CODE[code]} {self._name(move)}"
 
