@@ -49,12 +49,7 @@ def main(argv=None) -> int:
     unknown_passes = []
     start_all = time.perf_counter()
     steps = parse_tst(args.file.read_text(encoding="utf-8", errors="replace"))
-
-    def answer(step):
-        engine.unknown = False
-        return engine.handle(step.command)
-
-    for step, response, took, ok in run_in_process(steps, engine.handle, answer, only=only):
+    for step, response, took, ok in run_in_process(steps, engine.handle, only=only):
         if took > worst:
             worst, worst_test = took, step.number
         total += 1

@@ -67,7 +67,7 @@ class GtpEngine:
                  read_seconds: float = 2.0) -> None:
         self.rules = rules
         # a GTP controller waits on each answer: the tactical reader answers within this many seconds, and a
-        # read cut short (by the clock or its node budget) answers 0 with ``unknown`` set until the next read
+        # read cut short (by the clock or its node budget) answers 0 with ``unknown`` set for that command
         self.read_seconds = read_seconds
         self.unknown = False
         self.komi = float(komi)
@@ -130,6 +130,7 @@ class GtpEngine:
             return None
         words = text.split()
         ident = ""
+        self.unknown = False
         if _ID.fullmatch(words[0]):
             ident = words.pop(0)
         try:
@@ -481,7 +482,6 @@ class GtpEngine:
     def _read(self, method: str, target: int, *extra: int) -> str:
         from .reading import GTP_CODE, BudgetExceeded
 
-        self.unknown = False
         try:
             answer = getattr(self._reader(), method)(*extra, target)
         except BudgetExceeded:
@@ -518,7 +518,6 @@ class GtpEngine:
             raise GtpError("string must have exactly 2 liberties")
         from .reading import GTP_CODE, BudgetExceeded, ladder_attack
 
-        self.unknown = False
         try:
             code, move = ladder_attack(self.game, p)
         except BudgetExceeded:

@@ -220,9 +220,9 @@ class Reader:
                 shut3 = lim.verify_shut3 and len(ch.libs) == 3 and self._enclosed(ch)
                 if not shut3:
                     return False
-            self.limits = replace(lim, weak_attacker_depth=max(lim.weak_attacker_depth, lim.verify_weak_depth))
-            if shut3:
-                self.limits = replace(self.limits, nodes=min(lim.nodes, self.nodes + lim.verify_shut3_nodes))
+            nodes = min(lim.nodes, self.nodes + lim.verify_shut3_nodes) if shut3 else lim.nodes
+            self.limits = replace(lim, nodes=nodes,
+                                  weak_attacker_depth=max(lim.weak_attacker_depth, lim.verify_weak_depth))
             try:
                 return self._refutes(t, color, claimed, attacker)
             except BudgetExceeded:
