@@ -6,32 +6,22 @@ so progress is the same on any device and teachers see which wrong moves a class
 
 from __future__ import annotations
 
-from functools import wraps
 
 import sqlalchemy as sa
 from flask import Blueprint, abort, g, jsonify, redirect, render_template, request, session, url_for
-from flask_login import current_user, login_required
+from flask_login import current_user
 
 from teach.go import Game, IllegalMove
 from teach.go.judge import GoalError
 from teach.models import Assignment, Attempt, LessonProgress, Membership, StickerAward, utcnow
 from teach.web import classroom, content, messages, milestones
 from teach.web.board import render_board, replay, rows_after
+from teach.web.access import kid_required
 from teach.web.extensions import db
 from teach.web.pictures import glyph
 
 bp = Blueprint("kid", __name__, url_prefix="/learn")
 
-
-def kid_required(view):
-    @wraps(view)
-    @login_required
-    def wrapped(*args, **kwargs):
-        if not current_user.is_kid:
-            abort(403)
-        return view(*args, **kwargs)
-
-    return wrapped
 
 
 # ---------------------------------------------------------------------- progress

@@ -8,30 +8,20 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
-from functools import wraps
 
 import sqlalchemy as sa
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_login import current_user, login_required
+from flask_login import current_user
 
 from teach.models import Attempt, Group, Membership, ParentLink, StickerAward, User, utcnow
 from teach.web import classroom, content
+from teach.web.access import parent_required
 from teach.web.extensions import db
 from teach.web.practice import NAMES
 
 bp = Blueprint("parent", __name__, url_prefix="/family")
 
-
-def parent_required(view):
-    @wraps(view)
-    @login_required
-    def wrapped(*args, **kwargs):
-        if current_user.role != "parent":
-            abort(403)
-        return view(*args, **kwargs)
-
-    return wrapped
 
 
 def _linked_kids() -> list[User]:

@@ -13,7 +13,6 @@ import re
 import secrets
 import tempfile
 from datetime import date
-from functools import wraps
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -21,28 +20,19 @@ import yaml
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_login import current_user, login_required
+from flask_login import current_user
 
 from teach.models import (Assignment, Attempt, Group, Membership, ParentLink, TeacherLesson, User, new_code,
                           utcnow)
 from teach.web import classroom, content, messages
 from teach.web.board import render_board, rows_after
+from teach.web.access import teacher_required
 from teach.web.extensions import db
 
 bp = Blueprint("teacher", __name__, url_prefix="/teach")
 UPLOAD_MAX = 64 * 1024  # bytes of one uploaded lesson file
 WORKSHEET_MAX = 24
 
-
-def teacher_required(view):
-    @wraps(view)
-    @login_required
-    def wrapped(*args, **kwargs):
-        if current_user.role != "teacher":
-            abort(403)
-        return view(*args, **kwargs)
-
-    return wrapped
 
 
 def _class_or_404(class_id: int) -> Group:
