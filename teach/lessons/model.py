@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from typing import ClassVar, Union
 
 from teach.go import Game
 from teach.go.judge import SERVER_LIMITS, Goal, Judge
@@ -37,9 +37,13 @@ class Step:
     position: Position | None
     marks: Marks
 
+    # the step's kind as lesson files spell it (`explain`, `demo`, `puzzle`, `quiz`): pages and reports branch on it
+    kind: ClassVar[str] = ""
+
 
 @dataclass
 class Explain(Step):
+    kind: ClassVar[str] = "explain"
     text: Text
 
 
@@ -51,6 +55,7 @@ class DemoMove:
 
 @dataclass
 class Demo(Step):
+    kind: ClassVar[str] = "demo"
     moves: list[DemoMove]
     to_play: str = "black"
     text: Text | None = None
@@ -58,6 +63,7 @@ class Demo(Step):
 
 @dataclass
 class Puzzle(Step):
+    kind: ClassVar[str] = "puzzle"
     goal: str
     targets: tuple[str, ...]
     text: Text
@@ -93,6 +99,7 @@ class Puzzle(Step):
 
 @dataclass
 class Quiz(Step):
+    kind: ClassVar[str] = "quiz"
     ask: str
     question: Text
     answers: tuple[str, ...] = ()  # the points to tap (computed by the engine where it can be)
