@@ -97,12 +97,23 @@ def check_file(path: Path, prove: bool = True) -> tuple[Lesson | None, list[Less
         data = path.read_bytes()
     except OSError as e:
         return None, [LessonError(name, 0, 0, f"cannot read the file: {e.strerror}")], 0
+    return _check(data, name, prove, str(path))
+
+
+def check_text(data: str | bytes, name: str, prove: bool = True) -> tuple[Lesson | None, list[LessonError], int]:
+    """``check_file`` for lesson text that is not a file of its own (an upload, a stored or authored lesson):
+    the same checks and proofs, with errors naming ``name`` and their line. Having no file, the text is not held
+    to the rule that a lesson file is named after its id (a teacher's upload may be called anything)."""
+    return _check(data, name, prove, "")
+
+
+def _check(data: str | bytes, name: str, prove: bool, file: str) -> tuple[Lesson | None, list[LessonError], int]:
     value, source, errors = load_yaml(data, name)
     if errors:
         return None, errors, 0
     checker = Checker(source, prove=prove)
     try:
-        lesson = checker.lesson(value, str(path))
+        lesson = checker.lesson(value, file)
     except RecursionError:
         return None, [LessonError(name, 1, 1, "the file is nested too deeply")], 0
     return lesson, checker.errors, checker.puzzles

@@ -6,15 +6,16 @@ import difflib
 
 import jsonschema
 
-from teach.go.judge import REASONS
+from teach.go.judge import GOALS, REASONS
 
 from .errors import LessonError, Source
 from .yamlsource import kind_of
 
-GOAL_NAMES = ("capture", "save", "live", "kill", "race", "connect", "cut")
 ASKS = ("liberties", "forbidden", "atari", "legal", "winner", "count", "tap", "choice")
 COLOR = {"enum": ["black", "white"], "x-what": "a colour (black or white)"}
-POINT = {"type": "string", "pattern": r"^[A-HJ-Ta-hj-t](1[0-9]|[1-9])$", "x-what": "a point such as D4"}
+# a GTP point on boards up to 19x19 (column A-T without I, then the row); pages that take points use it too
+POINT_PATTERN = r"^[A-HJ-Ta-hj-t](1[0-9]|[1-9])$"
+POINT = {"type": "string", "pattern": POINT_PATTERN, "x-what": "a point such as D4"}
 MOVE = {"type": "string", "pattern": r"^([A-HJ-Ta-hj-t](1[0-9]|[1-9])|pass)$", "x-what": "a move such as D4 or pass"}
 POINTS = {"type": "array", "items": POINT, "x-what": "a list of points such as [D4, E5]"}
 POINT_OR_POINTS = {"anyOf": [POINT, POINTS], "x-what": "a point such as D4 or a list of points"}
@@ -56,7 +57,7 @@ DEMO = _step({
 }, ["moves"])
 PUZZLE = _step({
     "to_play": COLOR,
-    "goal": {"enum": list(GOAL_NAMES), "x-what": "a goal"},
+    "goal": {"enum": list(GOALS), "x-what": "a goal"},
     "target": POINT_OR_POINTS,
     "answers": POINTS,
     "text": TEXT,

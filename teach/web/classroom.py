@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import tempfile
 import threading
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from pathlib import Path
 
 import sqlalchemy as sa
 from flask import abort, current_app
@@ -274,15 +272,12 @@ TYPED_MAX = 512
 
 def typed_lesson(stored: TeacherLesson):
     """A stored lesson file read back into a typed lesson (it passed the checker when it was saved)."""
-    from teach.lessons import check_file
+    from teach.lessons import check_text
 
     key = hashlib.sha256(f"{stored.lesson_id}\n{stored.source}".encode()).hexdigest()
     found = _typed.get(key)
     if found is None:
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / f"{stored.lesson_id}.yaml"
-            path.write_text(stored.source, encoding="utf-8")
-            found, _errors, _count = check_file(path, prove=False)
+        found, _errors, _count = check_text(stored.source, f"{stored.lesson_id}.yaml", prove=False)
         with _typed_lock:
             if len(_typed) >= TYPED_MAX:
                 _typed.clear()

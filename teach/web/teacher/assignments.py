@@ -1,0 +1,99 @@
+"""Homework for a class or some of its kids: a lesson, every lesson of a topic, or a practice set with one seed
+for everyone; and taking an assignment back."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import date
+
+from flask import abort, flash, redirect, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from teach.models import Assignment
+from teach.web import classroom, content
+from teach.web.access import teacher_required
+from teach.web.extensions import db
+
+from . import bp
+from .forms import AssignForm
+from .scope import class_or_404
+
+
+@bp.post("/classes/<int:class_id>/assignments")
+@teacher_required
+def assign(class_id: int):
+    group = class_or_404(class_id)
+    cat = content.catalog()
+    form = AssignForm()
+    kind, _sep, ident = form.what.data.partition(":")
+    practice = None
+    if kind == "lesson" and ident in cat.lessons:
+        lesson_ids, topic_id = [ident], None
+    elif kind == "topic" and cat.topic(ident) is not None and cat.topic(ident).lessons:
+        lesson_ids, topic_id = [l.id for l in sorted(cat.topic(ident).lessons, key=lambda l: (l.order, l.id))], ident
+    elif kind == "practice":
+        practice = _practice_choice(ident, form.seed.data)
+        if practice is None:
+            flash(_("Choose a practice topic and level (and a seed of digits only, or none)."), "error")
+            return redirect(url_for("teacher.class_page", class_id=group.id))
+        lesson_ids, topic_id = [practice_key(*practice)], None
+    else:
+        flash(_("Choose a lesson or a topic."), "error")
+        return redirect(url_for("teacher.class_page", class_id=group.id))
+    due = form.due.data
+    if due is None:
+        flash(_("Choose the day it is due."), "error")
+        return redirect(url_for("teacher.class_page", class_id=group.id))
+    if due < date.today():
+        flash(_("That day has passed already; choose today or a later day."), "error")
+        return redirect(url_for("teacher.class_page", class_id=group.id))
+    chosen = form.kids.data
+    if chosen:
+        in_class = {k.id for k in classroom.class_kids(group.id)}
+        if not set(chosen) <= in_class:
+            abort(404)
+    topic, level, seed = practice or (None, None, None)
+    for lesson_id in lesson_ids:
+        db.session.add(Assignment(group_id=group.id, lesson_id=lesson_id, topic_id=topic_id,
+                                  kid_ids=chosen or None, due_on=due, created_by=current_user.id,
+                                  practice_topic=topic, practice_level=level, practice_seed=seed))
+    db.session.commit()
+    flash(_("Assigned."), "ok")
+    return redirect(url_for("teacher.class_page", class_id=group.id))
+
+
+def practice_key(topic: str, level: int, seed: int) -> str:
+    """The lesson id practice attempts are stored under (as the practice pages store them)."""
+    return f"practice:{topic}:{level}:{seed}"
+
+
+def _practice_choice(ident: str, raw_seed: str) -> tuple[str, int, int] | None:
+    """(topic, level, seed) from ``<topic>:<level>`` and an optional seed; one seed for the whole class, so every
+    kid gets the same puzzles. None when any part is not a real practice set."""
+    from teach.lessons.practice import LEVELS, TOPICS
+    from teach.web.practice import MAX_SEED
+
+    topic, _sep, level = ident.partition(":")
+    raw_seed = raw_seed.strip()
+    if topic not in TOPICS or not level.isdigit() or int(level) not in LEVELS:
+        return None
+    if raw_seed:
+        if not raw_seed.isdigit() or int(raw_seed) >= MAX_SEED:
+            return None
+        seed = int(raw_seed)
+    else:
+        seed = secrets.randbelow(MAX_SEED)
+    return topic, int(level), seed
+
+
+@bp.post("/classes/<int:class_id>/assignments/<int:assignment_id>/delete")
+@teacher_required
+def unassign(class_id: int, assignment_id: int):
+    group = class_or_404(class_id)
+    a = db.session.get(Assignment, assignment_id)
+    if a is None or a.group_id != group.id:
+        abort(404)
+    db.session.delete(a)
+    db.session.commit()
+    return redirect(url_for("teacher.class_page", class_id=group.id))

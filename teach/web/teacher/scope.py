@@ -1,0 +1,39 @@
+"""What a teacher may reach: their own classes, the kids of a class, a puzzle step of a catalogue lesson. Anything
+outside is a 404, the same as something that does not exist."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from flask import abort
+from flask_login import current_user
+
+from teach.models import Group, Membership, User
+from teach.web import classroom, content
+from teach.web.extensions import db
+
+
+def class_or_404(class_id: int) -> Group:
+    return classroom.own_group_or_404(class_id, "class", "teacher")
+
+
+def kid_or_404(group: Group, kid_id: int) -> User:
+    kid = db.session.scalar(sa.select(User).join(Membership).where(
+        Membership.group_id == group.id, Membership.role == "kid", User.id == kid_id))
+    if kid is None:
+        abort(404)
+    return kid
+
+
+def my_classes(archived: bool | None = None) -> list[Group]:
+    q = sa.select(Group).join(Membership).where(Group.kind == "class", Membership.user_id == current_user.id,
+                                                Membership.role == "teacher").order_by(Group.name, Group.id)
+    if archived is not None:
+        q = q.where(Group.archived.is_(archived))
+    return list(db.session.scalars(q))
+
+
+def puzzle_or_none(lesson_id: str, step: int):
+    lesson = content.catalog().lessons.get(lesson_id)
+    if lesson is None or not 0 <= step < len(lesson.steps) or lesson.steps[step].kind != "puzzle":
+        return None
+    return lesson.steps[step]
