@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from datetime import date
 
-from flask import abort, flash, redirect, url_for
+from flask import abort, flash
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -17,7 +17,7 @@ from teach.web.extensions import db
 
 from . import bp
 from .forms import AssignForm
-from .scope import class_or_404
+from .scope import class_or_404, to_class_page
 
 
 @bp.post("/classes/<int:class_id>/assignments")
@@ -36,18 +36,18 @@ def assign(class_id: int):
         practice = _practice_choice(ident, form.seed.data)
         if practice is None:
             flash(_("Choose a practice topic and level (and a seed of digits only, or none)."), "error")
-            return redirect(url_for("teacher.class_page", class_id=group.id))
+            return to_class_page(group)
         lesson_ids, topic_id = [practice_key(*practice)], None
     else:
         flash(_("Choose a lesson or a topic."), "error")
-        return redirect(url_for("teacher.class_page", class_id=group.id))
+        return to_class_page(group)
     due = form.due.data
     if due is None:
         flash(_("Choose the day it is due."), "error")
-        return redirect(url_for("teacher.class_page", class_id=group.id))
+        return to_class_page(group)
     if due < date.today():
         flash(_("That day has passed already; choose today or a later day."), "error")
-        return redirect(url_for("teacher.class_page", class_id=group.id))
+        return to_class_page(group)
     chosen = form.kids.data
     if chosen:
         in_class = {k.id for k in classroom.class_kids(group.id)}
@@ -60,7 +60,7 @@ def assign(class_id: int):
                                   practice_topic=topic, practice_level=level, practice_seed=seed))
     db.session.commit()
     flash(_("Assigned."), "ok")
-    return redirect(url_for("teacher.class_page", class_id=group.id))
+    return to_class_page(group)
 
 
 def practice_key(topic: str, level: int, seed: int) -> str:
@@ -96,4 +96,4 @@ def unassign(class_id: int, assignment_id: int):
         abort(404)
     db.session.delete(a)
     db.session.commit()
-    return redirect(url_for("teacher.class_page", class_id=group.id))
+    return to_class_page(group)

@@ -16,7 +16,7 @@ from teach.web.extensions import db
 
 from . import bp
 from .forms import ArchiveForm, ClassNameForm, TeacherEmailForm, first_error
-from .scope import class_or_404, my_classes
+from .scope import class_or_404, my_classes, to_class_page
 
 
 @bp.get("/")
@@ -36,7 +36,7 @@ def create_class():
     group.members.append(Membership(user=current_user, role="teacher"))
     db.session.add(group)
     db.session.commit()
-    return redirect(url_for("teacher.class_page", class_id=group.id))
+    return to_class_page(group)
 
 
 @bp.get("/classes/<int:class_id>")
@@ -73,7 +73,7 @@ def rename_class(class_id: int):
         db.session.commit()
     else:
         flash(first_error(form), "error")
-    return redirect(url_for("teacher.class_page", class_id=group.id))
+    return to_class_page(group)
 
 
 @bp.post("/classes/<int:class_id>/archive")
@@ -92,7 +92,7 @@ def new_class_code(class_id: int):
     group = class_or_404(class_id)
     group.code = new_code()
     db.session.commit()
-    return redirect(url_for("teacher.class_page", class_id=group.id))
+    return to_class_page(group)
 
 
 @bp.post("/classes/<int:class_id>/teachers")
@@ -108,4 +108,4 @@ def add_teacher(class_id: int):
         group.members.append(Membership(user=other, role="teacher"))
         db.session.commit()
         flash(_("%(name)s teaches this class too now.", name=other.name), "ok")
-    return redirect(url_for("teacher.class_page", class_id=group.id))
+    return to_class_page(group)

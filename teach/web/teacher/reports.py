@@ -19,7 +19,7 @@ from teach.web.board import render_board, rows_after
 from teach.web.extensions import db
 
 from . import bp
-from .scope import class_or_404, kid_or_404, puzzle_or_none
+from .scope import class_kid_or_404, class_or_404, puzzle_or_none
 
 
 def _dashboard_data(group: Group) -> dict:
@@ -150,8 +150,7 @@ def mistakes(class_id: int, lesson_id: str, step: int):
 @bp.get("/classes/<int:class_id>/kids/<int:kid_id>")
 @teacher_required
 def kid_detail(class_id: int, kid_id: int):
-    group = class_or_404(class_id)
-    kid = kid_or_404(group, kid_id)
+    group, kid = class_kid_or_404(class_id, kid_id)
     cat = content.catalog()
     attempts = db.session.scalars(sa.select(Attempt).where(Attempt.kid_id == kid.id)
                                   .order_by(Attempt.id.desc()).limit(20)).all()
@@ -164,8 +163,7 @@ def kid_detail(class_id: int, kid_id: int):
 @teacher_required
 def replay(class_id: int, kid_id: int, attempt_id: int):
     """One attempt, move by move (``?ply=n``): the kid's move and the computer's answer."""
-    group = class_or_404(class_id)
-    kid = kid_or_404(group, kid_id)
+    group, kid = class_kid_or_404(class_id, kid_id)
     attempt = db.session.get(Attempt, attempt_id)
     if attempt is None or attempt.kid_id != kid.id:
         abort(404)

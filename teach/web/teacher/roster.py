@@ -4,7 +4,7 @@ to another class of the teacher's, and taking a kid out."""
 from __future__ import annotations
 
 import sqlalchemy as sa
-from flask import flash, redirect, render_template, url_for
+from flask import flash, render_template
 from flask_babel import gettext as _
 
 from teach.models import Membership, ParentLink
@@ -14,7 +14,7 @@ from teach.web.extensions import db
 
 from . import bp
 from .forms import ArchiveForm, KidNamesForm, MoveKidForm
-from .scope import class_or_404, kid_or_404
+from .scope import class_kid_or_404, class_or_404, to_class_page
 
 
 @bp.post("/classes/<int:class_id>/kids")
@@ -30,7 +30,7 @@ def add_kids(class_id: int):
         if len(problems) > 20:
             flash(_("… and %(n)d more problems.", n=len(problems) - 20), "error")
         flash(_("Nobody was added. Fix the list and send it again."), "error")
-        return redirect(url_for("teacher.class_page", class_id=group.id))
+        return to_class_page(group)
     taken = {k.avatar for k in kids}
     cards = [classroom.new_kid(name, group, taken) for name in names]
     db.session.commit()
@@ -49,8 +49,7 @@ def cards(class_id: int):
 @bp.post("/classes/<int:class_id>/kids/<int:kid_id>/pictures")
 @teacher_required
 def reset_pictures(class_id: int, kid_id: int):
-    group = class_or_404(class_id)
-    kid = kid_or_404(group, kid_id)
+    group, kid = class_kid_or_404(class_id, kid_id)
     pictures = classroom.new_pictures()
     kid.set_pictures(pictures)
     kid.failed_logins, kid.locked_until = 0, None
@@ -61,51 +60,47 @@ def reset_pictures(class_id: int, kid_id: int):
 @bp.post("/classes/<int:class_id>/kids/<int:kid_id>/unlock")
 @teacher_required
 def unlock_kid(class_id: int, kid_id: int):
-    group = class_or_404(class_id)
-    kid = kid_or_404(group, kid_id)
+    group, kid = class_kid_or_404(class_id, kid_id)
     kid.failed_logins, kid.locked_until = 0, None
     db.session.commit()
     flash(_("%(name)s can sign in again.", name=kid.name), "ok")
-    return redirect(url_for("teacher.class_page", class_id=group.id))
+    return to_class_page(group)
 
 
 @bp.post("/classes/<int:class_id>/kids/<int:kid_id>/archive")
 @teacher_required
 def archive_kid(class_id: int, kid_id: int):
-    group = class_or_404(class_id)
-    kid = kid_or_404(group, kid_id)
+    group, kid = class_kid_or_404(class_id, kid_id)
     kid.archived = ArchiveForm().archived.data == "1"
     db.session.commit()
-    return redirect(url_for("teacher.class_page", class_id=group.id))
+    return to_class_page(group)
 
 
 @bp.post("/classes/<int:class_id>/kids/<int:kid_id>/move")
 @teacher_required
 def move_kid(class_id: int, kid_id: int):
-    group = class_or_404(class_id)
-    kid = kid_or_404(group, kid_id)
+    group, kid = class_kid_or_404(class_id, kid_id)
     target = class_or_404(MoveKidForm().to.data or 0)
     if target.id != group.id:
         if db.session.scalar(sa.select(Membership.id).where(Membership.group_id == target.id,
                                                             Membership.user_id == kid.id)) is not None:
             flash(_("%(name)s is already in that class.", name=kid.name), "error")
-            return redirect(url_for("teacher.class_page", class_id=group.id))
+            return to_class_page(group)
         if any(k.name.casefold() == kid.name.casefold() for k in classroom.class_kids(target.id)):
             flash(_("“%(name)s” is already in this group; add a letter to tell them apart.", name=kid.name), "error")
-            return redirect(url_for("teacher.class_page", class_id=group.id))
+            return to_class_page(group)
         membership = db.session.scalar(sa.select(Membership).where(Membership.group_id == group.id,
                                                                    Membership.user_id == kid.id))
         membership.group_id = target.id
         db.session.commit()
-    return redirect(url_for("teacher.class_page", class_id=target.id))
+    return to_class_page(target)
 
 
 @bp.post("/classes/<int:class_id>/kids/<int:kid_id>/remove")
 @teacher_required
 def remove_kid(class_id: int, kid_id: int):
     """Take the kid out of the class; a kid then in no class, family or parent's care is deleted with their data."""
-    group = class_or_404(class_id)
-    kid = kid_or_404(group, kid_id)
+    group, kid = class_kid_or_404(class_id, kid_id)
     db.session.execute(sa.delete(Membership).where(Membership.group_id == group.id, Membership.user_id == kid.id))
     db.session.flush()
     still = db.session.scalar(sa.select(Membership.id).where(Membership.user_id == kid.id).limit(1)) or \
@@ -114,4 +109,4 @@ def remove_kid(class_id: int, kid_id: int):
         classroom.delete_kid(kid)
     db.session.commit()
     flash(_("%(name)s left the class.", name=kid.name), "ok")
-    return redirect(url_for("teacher.class_page", class_id=group.id))
+    return to_class_page(group)

@@ -1,10 +1,11 @@
 """What a teacher may reach: their own classes, the kids of a class, a puzzle step of a catalogue lesson. Anything
-outside is a 404, the same as something that does not exist."""
+outside is a 404, the same as something that does not exist. And the way back to a class's page, where most of
+the class's forms return."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
-from flask import abort
+from flask import abort, redirect, url_for
 from flask_login import current_user
 
 from teach.models import Group, Membership, User
@@ -22,6 +23,16 @@ def kid_or_404(group: Group, kid_id: int) -> User:
     if kid is None:
         abort(404)
     return kid
+
+
+def class_kid_or_404(class_id: int, kid_id: int) -> tuple[Group, User]:
+    """One of the teacher's classes and a kid in it."""
+    group = class_or_404(class_id)
+    return group, kid_or_404(group, kid_id)
+
+
+def to_class_page(group: Group):
+    return redirect(url_for("teacher.class_page", class_id=group.id))
 
 
 def my_classes(archived: bool | None = None) -> list[Group]:
