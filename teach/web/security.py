@@ -84,16 +84,18 @@ def gunicorn_workers() -> int | None:
     ``GUNICORN_CMD_ARGS``, config file and ``WEB_CONCURRENCY``; None when not under gunicorn."""
     if not os.environ.get("SERVER_SOFTWARE", "").startswith("gunicorn/"):
         return None
-    argv = sys.argv
+    # gunicorn's reading changes the working folder and the import path to its --chdir: put both back
+    argv, cwd, path = sys.argv, os.getcwd(), list(sys.path)
     try:
         from gunicorn.app.wsgiapp import WSGIApplication
 
-        sys.argv = [argv[0] or "gunicorn", *argv[1:]]
+        sys.argv = [argv[0] if argv else "gunicorn", *argv[1:]]
         return int(WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").cfg.workers)
     except (Exception, SystemExit):  # an unusual launcher: fall back to gunicorn's own environment default
         return int(os.environ.get("WEB_CONCURRENCY", "1") or 1)
     finally:
-        sys.argv = argv
+        sys.argv, sys.path[:] = argv, path
+        os.chdir(cwd)
 
 
 def check_shared_state(app: Flask) -> None:
