@@ -14,7 +14,8 @@ from werkzeug.serving import make_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium is not installed (apt-get install chromium)")
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                reason="chromium is not installed (apt-get install chromium)")
 
 # every violation of the policy, and every print, as the page sees them
 WATCH = """

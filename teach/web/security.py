@@ -31,6 +31,7 @@ CONTENT_SECURITY_POLICY = "; ".join([
 HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
+    # the full address only to ourselves: CSRF checking over HTTPS needs a same-site Referer
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate it
 }
@@ -103,9 +104,10 @@ def check_shared_state(app: Flask) -> None:
     hosts. Logged, not raised: the app still serves."""
     workers = gunicorn_workers()
     if app.config["RATELIMIT_STORAGE_URI"].startswith("memory://") and workers and workers > 1:
-        app.logger.warning("rate limits are kept per process (memory://) while gunicorn runs %d workers: each worker "
-                    "counts on its own, so the limits allow %d times as many tries and reset on restart. "
-                    "Set REDIS_URL=redis://... to share them.", workers, workers)
+        app.logger.warning(
+            "rate limits are kept per process (memory://) while gunicorn runs %d workers: each worker counts on "
+            "its own, so the limits allow %d times as many tries and reset on restart. Set REDIS_URL=redis://... "
+            "to share them.", workers, workers)
 
 
 def register(app: Flask) -> None:
