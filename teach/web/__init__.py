@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from pathlib import Path
 
 from flask import Flask, g, request, session
@@ -40,6 +41,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="zh_Hans_CN",
         BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE / "translations"),
         SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=False,  # True: Secure even over plain HTTP; otherwise Secure whenever served over HTTPS
+        PROXY_FIX=0,  # reverse proxies in front of the app whose X-Forwarded-For/-Proto are trusted
+        # the largest honest body is a teacher's lesson or SGF file (64 KiB); anything past this is refused
+        # with 413 before it is read
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        MAX_FORM_MEMORY_SIZE=256 * 1024,  # one text field (a pasted class list is a few KiB)
+        MAX_FORM_PARTS=500,  # fields and files in one form (the homework form has one box per kid)
         KID_LOCK_AFTER=5,  # wrong picture passwords in a row before a kid's picture login locks
         KID_LOCK_MINUTES=15,
         PREWARM_JUDGES=False,  # solve every lesson puzzle at start (with gunicorn --preload: once for all workers)
@@ -53,8 +61,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
     if not app.config["SECRET_KEY"]:
+        if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+            app.logger.warning(
+                "no TEACH_SECRET_KEY is set: the secret key is kept in %s, which other hosts sharing this "
+                "database do not see, so each host would refuse the others' sessions. Set TEACH_SECRET_KEY to "
+                "the same secret on every host.", instance / "secret_key")
         app.config["SECRET_KEY"] = _instance_secret(instance)
 
+    register_security(app)
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)
@@ -83,12 +97,27 @@ def _database_url(url: str) -> str:
 
 
 def _instance_secret(instance: Path) -> str:
-    """A secret key made once per installation and kept in the instance folder, so sessions survive restarts."""
+    """A secret key made once per installation and kept in the instance folder, so sessions survive restarts.
+
+    The file is created readable by its owner only from the first byte, and never overwritten: when several
+    workers start at once, the first to create it writes the key and the others read that one."""
     path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32))
+            f.flush()
+            os.fsync(f.fileno())
+    # another worker may have created the file an instant ago and not yet written its key
+    for _ in range(50):
+        key = path.read_text().strip()
+        if key:
+            return key
+        time.sleep(0.02)
+    raise RuntimeError(f"the secret key file {path} is empty; delete it (or set TEACH_SECRET_KEY) and start again")
 
 
 def select_locale() -> str:
@@ -119,6 +148,12 @@ def _sqlite_for_many_writers(dbapi_connection, connection_record) -> None:
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def register_security(app: Flask) -> None:
+    from teach.web import security
+
+    security.register(app)
 
 
 def register_extensions(app: Flask) -> None:
