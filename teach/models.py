@@ -15,7 +15,7 @@ from flask_login import UserMixin
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from teach.web.extensions import db
+from teach.db import db
 
 ROLES = ("teacher", "parent", "kid")
 # the pictures of picture passwords and the kids' avatars (drawn in static/pictures/<name>.svg)
