@@ -92,10 +92,6 @@ class Group(db.Model):
 
     __table_args__ = (sa.CheckConstraint("kind in ('class', 'family')", name="kind"),)
 
-    def kids(self) -> list[User]:
-        return sorted((m.user for m in self.members if m.role == "kid" and not m.user.archived),
-                      key=lambda u: (u.name.lower(), u.id))
-
 
 class Membership(db.Model):
     """Who belongs to a group and as what: teachers and kids in a class, parents and kids in a family."""
