@@ -188,10 +188,10 @@ def _demo_frames(game: Game, demo) -> list[dict]:
 
 
 # ---------------------------------------------------------------------- playing
-def _step_or_404(lesson, index: int, kinds: tuple[str, ...]):
-    if not 0 <= index < len(lesson.steps):
+def _step_or_404(lesson, step: int, kinds: tuple[str, ...]):
+    if not 0 <= step < len(lesson.steps):
         abort(404)
-    s = lesson.steps[index]
+    s = lesson.steps[step]
     if s.kind not in kinds:
         abort(404)
     return s

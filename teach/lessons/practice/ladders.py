@@ -101,11 +101,11 @@ def ladder(rng: random.Random, level: int, size: int) -> dict | None:
     if made is None:
         return None
     sk, t, path = made
-    kind = "ladder" if level == 1 else rng.choice(("ladder", "ladder", "choice", "breaker") if level == 2
-                                                   else ("ladder", "choice", "choice", "breaker"))
+    shape = "ladder" if level == 1 else rng.choice(("ladder", "ladder", "choice", "breaker") if level == 2
+                                                    else ("ladder", "choice", "choice", "breaker"))
     behind(rng, sk, t, rng.randint(0, 1) if level == 1 else rng.randint(1, 3))
     breaker = None
-    if kind in ("choice", "breaker"):
+    if shape in ("choice", "breaker"):
         # a stone on the ladder's road: a white one breaks the ladder, a black one helps it
         far = path[3:] if len(path) > 4 else path[1:]
         if not far:
@@ -113,7 +113,7 @@ def ladder(rng: random.Random, level: int, size: int) -> dict | None:
         breaker = rng.choice(far)
         if sk.board[breaker] != EMPTY:
             return None
-        color = WHITE if kind == "breaker" or rng.random() < 0.6 else BLACK
+        color = WHITE if shape == "breaker" or rng.random() < 0.6 else BLACK
         sk.put(breaker, color)
     if level == 3:
         distractors(rng, sk, rng.randint(1, 2))
@@ -125,7 +125,7 @@ def ladder(rng: random.Random, level: int, size: int) -> dict | None:
         return None
     point = game.name(t)
     goal = Goal("capture", (point,))
-    if kind == "ladder":
+    if shape == "ladder":
         answers = capture_answers(game, t, SPECS[level].most)
         if not answers:
             return None
@@ -145,7 +145,7 @@ def ladder(rng: random.Random, level: int, size: int) -> dict | None:
         return None
     if works_clear != WIN or first is None:
         return None
-    if kind == "breaker":
+    if shape == "breaker":
         if works == WIN:
             return None
         answers = capture_answers(game, t, SPECS[level].most)
