@@ -15,7 +15,7 @@ from flask_login import UserMixin
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from teach.web.extensions import db
+from teach.db import db
 
 ROLES = ("teacher", "parent", "kid")
 # the pictures of picture passwords and the kids' avatars (drawn in static/pictures/<name>.svg)
@@ -91,10 +91,6 @@ class Group(db.Model):
     members: Mapped[list[Membership]] = relationship(back_populates="group", cascade="all, delete-orphan")
 
     __table_args__ = (sa.CheckConstraint("kind in ('class', 'family')", name="kind"),)
-
-    def kids(self) -> list[User]:
-        return sorted((m.user for m in self.members if m.role == "kid" and not m.user.archived),
-                      key=lambda u: (u.name.lower(), u.id))
 
 
 class Membership(db.Model):

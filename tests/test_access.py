@@ -49,7 +49,7 @@ def everyone(code, **override):
 
 # (endpoint, method) -> (URL arguments, request body, {visitor: answer})
 PUZZLE = {"lesson_id": "web-first", "step": 1}
-PRACTICE = {"topic": "capture", "level": 1, "seed": 7, "index": 0}
+PRACTICE = {"drill": "capture", "level": 1, "seed": 7, "step": 0}
 EXPECT = {
     ("static", "GET"): ({"filename": "teach.css"}, None, everyone(200)),
     ("main.home", "GET"): ({}, None, everyone(200, kid=302, other_kid=302)),
@@ -75,7 +75,7 @@ EXPECT = {
                              kids_only(200, anonymous=401)),
     ("kid.next_step", "POST"): ({"lesson_id": "web-first", "step": 0}, None, kids_only(302)),
     ("practice.choose", "GET"): ({}, None, kids_only(200)),
-    ("practice.start", "GET"): ({"topic": "capture", "level": 1}, None, kids_only(302)),
+    ("practice.start", "GET"): ({"drill": "capture", "level": 1}, None, kids_only(302)),
     ("practice.step", "GET"): (PRACTICE, None, kids_only(200)),
     ("practice.move", "POST"): (PRACTICE, {"json": {"move": "A1"}}, kids_only(200, anonymous=401)),
     ("practice.answer", "POST"): (PRACTICE, {"json": {"points": ["A1"]}}, kids_only(404, anonymous=401)),

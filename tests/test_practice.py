@@ -12,12 +12,12 @@ from click.testing import CliRunner
 from teach.go.judge import Goal, Judge
 from teach.go.reading import WIN, ladder_attack
 from teach.lessons import check_step, parse_diagram
-from teach.lessons.practice import LEVELS, TOPICS, PracticeError, generate, to_yaml
+from teach.lessons.practice import DRILLS, LEVELS, PracticeError, PracticeKey, generate, to_yaml
 from teach.lessons.step import build_step
 
-# every topic and level on 9x9; every topic on 13x13 (one level each, in turn), one step per call
-CASES = [(topic, level, 9) for topic in TOPICS for level in LEVELS] + [
-    (topic, LEVELS[i % len(LEVELS)], 13) for i, topic in enumerate(TOPICS)]
+# every drill and level on 9x9; every drill on 13x13 (one level each, in turn), one step per call
+CASES = [(drill, level, 9) for drill in DRILLS for level in LEVELS] + [
+    (drill, LEVELS[i % len(LEVELS)], 13) for i, drill in enumerate(DRILLS)]
 
 
 def _body(step: dict) -> dict:
@@ -25,9 +25,9 @@ def _body(step: dict) -> dict:
     return body
 
 
-@pytest.mark.parametrize("topic,level,size", CASES)
-def test_every_step_passes_the_linter_and_the_judge(topic, level, size):
-    (step,) = generate(topic, level, seed=f"case-{topic}-{level}", count=1, size=size)
+@pytest.mark.parametrize("drill,level,size", CASES)
+def test_every_step_passes_the_linter_and_the_judge(drill, level, size):
+    (step,) = generate(drill, level, seed=f"case-{drill}-{level}", count=1, size=size)
     built, errors = build_step(step, size)
     assert errors == []
     body = _body(step)
@@ -40,18 +40,18 @@ def test_every_step_passes_the_linter_and_the_judge(topic, level, size):
         assert 1 <= len(body["answers"]) <= 2
         target = body["target"][0]
         game = position.game("black")
-        if topic in ("capture", "ladder", "net"):
+        if drill in ("capture", "ladder", "net"):
             assert body["goal"] == "capture" and game.color_at(target) == "white"
-        if topic == "escape":
+        if drill == "escape":
             assert body["goal"] == "save" and len(game.liberties(target)) == 1
-        if topic == "net":
+        if drill == "net":
             for move in body["answers"]:  # a net is not an atari
                 game.play(move)
                 assert len(game.liberties(target)) >= 2
                 game.undo()
     elif body["ask"] == "choice":
         # "will the ladder started at a catch the stone?": the judge and the ladder reader both agree
-        assert topic == "ladder"
+        assert drill == "ladder"
         (start,) = [point for point, label in position.label_points.items() if label == "a"]
         target = body["marks"]["triangle"][0]
         game = position.game("black")
@@ -61,7 +61,7 @@ def test_every_step_passes_the_linter_and_the_judge(topic, level, size):
         result, _ = ladder_attack(game, game.point(target))
         assert (result == WIN) == catches
     else:
-        assert body["ask"] == topic
+        assert body["ask"] == drill
         assert sorted(body["answers"]) == sorted(built.answers)
 
 
@@ -94,8 +94,8 @@ def test_same_puzzles_in_another_process_with_another_hash_seed():
 
 
 def test_levels_grow():
-    def stones(topic, level):
-        steps = generate(topic, level, seed=9, count=3)
+    def stones(drill, level):
+        steps = generate(drill, level, seed=9, count=3)
         return sum(_body(s)["board"].count("X") + _body(s)["board"].count("O") for s in steps)
 
     assert stones("liberties", 3) > stones("liberties", 1)
@@ -123,3 +123,32 @@ def test_cli_prints_the_steps_as_yaml():
     assert data == {"steps": generate("capture", 1, seed=42, count=2)}
     assert "board: |" in result.output
     assert to_yaml([]) == "steps: []\n"
+
+
+@pytest.mark.parametrize("stored", ["practice:capture:1:42", "practice:net:3:0", "practice:liberties:2:999999999"])
+def test_a_stored_practice_key_parses_back_to_the_same_string(stored):
+    key = PracticeKey.parse(stored)
+    assert key is not None and str(key) == stored and PracticeKey.holds(stored)
+    assert str(PracticeKey(key.drill, key.level, key.seed)) == stored
+
+
+def test_a_practice_key_without_a_seed_names_the_drill_and_level_a_teacher_picks():
+    assert str(PracticeKey("ladder", 2)) == "practice:ladder:2"
+    assert PracticeKey.parse("practice:ladder:2") == PracticeKey("ladder", 2)
+    assert PracticeKey.parse("practice:ladder:2").with_seed(7) == PracticeKey.parse("practice:ladder:2:7")
+
+
+@pytest.mark.parametrize("text", ["web-first", "practice:chess:1:2", "practice:capture:4:2", "practice:capture:1:",
+                                  "practice:capture:x:2", "practice:capture:1:1000000000", "practice:capture:1:2:3",
+                                  "practice:capture:1:²", "practice:", None])
+def test_anything_else_is_not_a_practice_key(text):
+    assert PracticeKey.parse(text) is None
+
+
+def test_every_drill_has_a_name_and_a_picture_in_both_languages():
+    from teach.lessons.practice import drill_names, drill_pictures
+
+    zh, en = drill_names("zh_Hans_CN"), drill_names("en")
+    assert set(zh) == set(en) == set(drill_pictures()) == set(DRILLS)
+    assert zh["ladder"] == "征子" and en["ladder"] == "Ladder"
+    assert all(zh[d] != en[d] and drill_pictures()[d] for d in DRILLS)

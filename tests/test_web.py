@@ -6,6 +6,8 @@ names one), with CSRF protection on.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import sqlalchemy as sa
 
@@ -358,6 +360,7 @@ def test_a_move_sent_twice_is_answered_with_the_board_on_record(demo, app, clien
 
 def test_a_whole_class_signs_in_from_one_school_address(demo, app, client):
     from teach.models import Group, Membership
+    from teach.web.classroom import class_kids
 
     with app.app_context():
         klass = db.session.scalar(sa.select(Group).where(Group.code == "CAT234"))
@@ -366,7 +369,7 @@ def test_a_whole_class_signs_in_from_one_school_address(demo, app, client):
             kid.set_pictures(["sun", "moon", "star"])
             klass.members.append(Membership(user=kid, role="kid"))
         db.session.commit()
-        ids = [k.id for k in klass.kids() if k.name.startswith("Kid")]
+        ids = [k.id for k in class_kids(klass.id) if k.name.startswith("Kid")]
     for kid_id in ids:
         other = app.test_client()
         assert other.post("/kids", data={"code": "CAT234"}).status_code == 302
@@ -420,3 +423,103 @@ def test_a_prewarmed_app_hides_its_solved_puzzles_from_the_garbage_collector(tmp
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+# ---------------------------------------------------------------------- a constant number of queries (DESIGN)
+class _Queries:
+    """The SQL statements the app runs while counting (every statement on the app's engine)."""
+
+    def __init__(self, app):
+        self.app, self.statements = app, []
+
+    def _count(self, conn, cursor, statement, *args):
+        self.statements.append(statement)
+
+    def __call__(self, send, *args, **kwargs):
+        """Send one request with ``send`` (a client method) and return it with the statements it ran."""
+        with self.app.app_context():
+            self.statements = []
+            sa.event.listen(db.engine, "before_cursor_execute", self._count)
+            try:
+                response = send(*args, **kwargs)
+            finally:
+                sa.event.remove(db.engine, "before_cursor_execute", self._count)
+        return response, list(self.statements)
+
+
+@pytest.fixture
+def queries(app):
+    return _Queries(app)
+
+
+def _grow_the_class(app, kids=30, sets=12, tries=40):
+    """More kids in the demo class, and for 明明 more history: homework of every kind, attempts, progress."""
+    from datetime import date, timedelta
+
+    from teach.models import Assignment, Group, Membership
+
+    with app.app_context():
+        klass = db.session.scalar(sa.select(Group).where(Group.code == "CAT234"))
+        ming = db.session.scalar(sa.select(User).where(User.name == "明明"))
+        for i in range(kids):
+            kid = User(role="kid", name=f"kid{i:02d}" if i % 2 else f"Kid{i:02d}", avatar="panda")
+            kid.set_pictures(["sun", "moon", "star"])
+            klass.members.append(Membership(user=kid, role="kid"))
+        due = date.today() + timedelta(days=3)
+        start = db.session.scalar(sa.select(sa.func.count()).select_from(Assignment))
+        for seed in range(start, start + sets):
+            key = f"practice:capture:1:{seed}"
+            db.session.add(Assignment(group_id=klass.id, lesson_id=key, due_on=due, practice_topic="capture",
+                                      practice_level=1, practice_seed=seed))
+            db.session.add_all(Attempt(kid_id=ming.id, lesson_id=key, step=s, moves=[], result="solved")
+                               for s in range(3))
+        db.session.add(Assignment(group_id=klass.id, lesson_id="web-second", due_on=due))
+        db.session.add_all(LessonProgress(kid_id=ming.id, lesson_id=f"old-lesson-{start}-{i}", step=0)
+                           for i in range(tries // 2))
+        db.session.add_all(Attempt(kid_id=ming.id, lesson_id="web-first", step=1, moves=[], result="failed")
+                           for _ in range(tries))
+        db.session.commit()
+
+
+def _kid_pages(app, client, queries) -> dict[str, int]:
+    """The statements each kid page runs: the sign-in avatar grid (before signing in), the map, a lesson step,
+    a practice puzzle and a wrong move on it."""
+    from teach.web.practice import practice_set
+
+    counts = {}
+    r, sql = queries(app.test_client().get, "/kids/CAT234")
+    assert r.status_code == 200
+    counts["avatars"] = len(sql)
+    for name, url in (("map", "/learn/"), ("step", "/learn/web-first/0"), ("practice", "/practice/capture/1/42/0")):
+        r, sql = queries(client.get, url)
+        assert r.status_code == 200
+        counts[name] = len(sql)
+    puzzle = practice_set("capture", 1, 42)[0]
+    wrong = next(m for m in puzzle.start().legal_moves() if m not in puzzle.judge().solve().winning)
+    token = {"X-CSRFToken": client.csrf_token()}  # read from a page before counting, as a browser has it
+    r, sql = queries(client.post, "/practice/capture/1/42/0/move", json={"move": wrong, "attempt": None, "ply": 0},
+                     headers=token, csrf=False)
+    assert r.get_json()["result"] == "wrong"
+    counts["practice move"] = len(sql)
+    return counts
+
+
+def test_the_kid_pages_run_a_constant_number_of_queries(demo, app, client, queries):
+    """5 kids and one of each kind of homework, then 35 kids and plenty: the same statements, and few of them."""
+    _grow_the_class(app, kids=1, sets=1, tries=2)
+    kid_login(client)
+    client.get("/learn/web-first")  # the progress row the step page reads
+    small = _kid_pages(app, client, queries)
+    _grow_the_class(app)
+    big = _kid_pages(app, client, queries)
+    assert big == small
+    assert small["avatars"] <= 2, small  # the class, its kids
+    assert small["map"] <= 6 and small["step"] <= 3 and small["practice"] <= 1, small
+    assert small["practice move"] <= 2, small  # the kid, the attempt
+
+
+def test_the_avatar_grid_lists_the_class_in_name_order_whatever_the_capitals(demo, app, client):
+    _grow_the_class(app, kids=4)
+    page = client.get("/kids/CAT234").get_data(as_text=True)
+    names = re.findall(r"\b([Kk]id0\d)\b", page)
+    assert names == sorted(set(names), key=str.lower) and len(set(names)) == 4

@@ -11,14 +11,13 @@ import secrets
 import time
 from pathlib import Path
 
-from flask import Flask, g, request, session
-from flask_login import current_user
+from flask import Flask, g, request
 
 from teach.web.extensions import babel, csrf, db, limiter, login_manager, migrate
+from teach.web.i18n import select_locale
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PACKAGE = Path(__file__).resolve().parent.parent
-LOCALES = {"zh": "zh_Hans_CN", "en": "en"}  # what a page may be shown in, by the language tag people send
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -118,25 +117,6 @@ def _instance_secret(instance: Path) -> str:
             return key
         time.sleep(0.02)
     raise RuntimeError(f"the secret key file {path} is empty; delete it (or set TEACH_SECRET_KEY) and start again")
-
-
-def select_locale() -> str:
-    """The account's language, then the switch (session), then the browser's Accept-Language; once a request."""
-    found = g.get("locale")
-    if found is None:
-        found = _choose_locale()
-        g.locale = found
-    return found
-
-
-def _choose_locale() -> str:
-    user_locale = getattr(current_user, "locale", None) if current_user else None
-    if user_locale in LOCALES.values():
-        return user_locale
-    if session.get("locale") in LOCALES.values():
-        return session["locale"]
-    tag = request.accept_languages.best_match(list(LOCALES)) if request else None
-    return LOCALES.get(tag or "zh", "zh_Hans_CN")
 
 
 def _sqlite_for_many_writers(dbapi_connection, connection_record) -> None:

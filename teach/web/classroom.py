@@ -172,6 +172,7 @@ def own_group_or_404(group_id: int, kind: str, role: str) -> Group:
 
 
 def class_kids(group_id: int, archived: bool = False) -> list[User]:
+    """The kids of a class or a family (the archived ones with ``archived``), in one query."""
     rows = db.session.scalars(sa.select(User).join(Membership).where(
         Membership.group_id == group_id, Membership.role == "kid", User.archived.is_(archived))
         .order_by(User.name, User.id))

@@ -58,7 +58,7 @@ def prewarm() -> int:
     solved = 0
     for lesson in catalog().lessons.values():
         for index, step in enumerate(lesson.steps):
-            if type(step).__name__ == "Puzzle":
+            if step.kind == "puzzle":
                 judge_for(lesson.id, index).warm()
                 solved += 1
     return solved

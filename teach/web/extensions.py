@@ -1,4 +1,7 @@
-"""The Flask extensions, created once and bound to the app in ``create_app``."""
+"""The Flask extensions, created once and bound to the app in ``create_app``.
+
+``db`` is the models' own handle (``teach.db``), re-exported here so the web modules find every extension in one
+place."""
 
 from __future__ import annotations
 
@@ -7,24 +10,12 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_migrate import Migrate
-from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
-from sqlalchemy import MetaData
-from sqlalchemy.orm import DeclarativeBase
 
+from teach.db import db
 
-class Base(DeclarativeBase):
-    # named constraints, so Alembic migrations can alter them on SQLite and PostgreSQL alike
-    metadata = MetaData(naming_convention={
-        "ix": "ix_%(column_0_label)s",
-        "uq": "uq_%(table_name)s_%(column_0_name)s",
-        "ck": "ck_%(table_name)s_%(constraint_name)s",
-        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-        "pk": "pk_%(table_name)s",
-    })
+__all__ = ["babel", "csrf", "db", "limiter", "login_manager", "migrate"]
 
-
-db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 login_manager = LoginManager()
 csrf = CSRFProtect()

@@ -6,22 +6,21 @@ so progress is the same on any device and teachers see which wrong moves a class
 
 from __future__ import annotations
 
-
 import sqlalchemy as sa
-from flask import Blueprint, abort, g, jsonify, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, g, jsonify, redirect, render_template, url_for
 from flask_login import current_user
 
-from teach.go import Game, IllegalMove
-from teach.go.judge import GoalError
+from teach.go import Game
+from teach.lessons.practice import SET_SIZE, drill_names, drill_pictures
 from teach.models import Assignment, Attempt, LessonProgress, Membership, StickerAward, utcnow
 from teach.web import classroom, content, messages, milestones
-from teach.web.board import render_board, replay, rows_after
 from teach.web.access import kid_required
+from teach.web.board import render_board
 from teach.web.extensions import db
+from teach.web.moves import json_body, judge_move, new_milestones, quiz_right
 from teach.web.pictures import glyph
 
 bp = Blueprint("kid", __name__, url_prefix="/learn")
-
 
 
 # ---------------------------------------------------------------------- progress
@@ -116,8 +115,6 @@ def lesson_map():
 
 def _practice_homework() -> list[dict]:
     """Practice sets this kid's teachers gave (earliest due first), with how many of their puzzles are solved."""
-    from teach.web.practice import NAMES, PICTURES, SET_SIZE
-
     sets = {a.lesson_id: a for a in reversed(classroom.assignments_for(current_user)) if a.is_practice}
     if not sets:
         return []
@@ -125,7 +122,8 @@ def _practice_homework() -> list[dict]:
         sa.select(Attempt.lesson_id, sa.func.count(sa.distinct(Attempt.step)))
         .where(Attempt.kid_id == current_user.id, Attempt.lesson_id.in_(list(sets)), Attempt.result == "solved")
         .group_by(Attempt.lesson_id)).all())
-    return [{"assignment": a, "name": NAMES[a.practice_topic], "picture": PICTURES.get(a.practice_topic, ""),
+    names, pictures = drill_names(g.lang), drill_pictures()
+    return [{"assignment": a, "name": names[a.practice_topic], "picture": pictures.get(a.practice_topic, ""),
              "solved": solved.get(key, 0), "total": SET_SIZE}
             for key, a in sorted(sets.items(), key=lambda x: (x[1].due_on, x[1].id))]
 
@@ -165,7 +163,7 @@ def step(lesson_id: str, step: int):
         return redirect(url_for("kid.step", lesson_id=lesson.id, step=p.step))
     db.session.commit()
     s = lesson.steps[step]
-    kind = type(s).__name__.lower()
+    kind = s.kind
     board = None
     frames = []
     if s.position is not None:
@@ -190,16 +188,11 @@ def _demo_frames(game: Game, demo) -> list[dict]:
 
 
 # ---------------------------------------------------------------------- playing
-def _json_body() -> dict:
-    data = request.get_json(silent=True)
-    return data if isinstance(data, dict) else {}
-
-
-def _step_or_404(lesson, index: int, kinds: tuple[str, ...]):
-    if not 0 <= index < len(lesson.steps):
+def _step_or_404(lesson, step: int, kinds: tuple[str, ...]):
+    if not 0 <= step < len(lesson.steps):
         abort(404)
-    s = lesson.steps[index]
-    if type(s).__name__.lower() not in kinds:
+    s = lesson.steps[step]
+    if s.kind not in kinds:
         abort(404)
     return s
 
@@ -219,94 +212,7 @@ def move(lesson_id: str, step: int):
         p = _progress_for(lesson)
         p.mistakes = (p.mistakes or 0) + 1
 
-    return judge_move(puzzle, judge, lesson.id, step, _json_body(), solved, failed)
-
-
-def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=None):
-    """The move contract of every puzzle page (lessons and practice): judge the kid's move in the line on record,
-    store it in the attempt under ``key``/``step``, and answer with both boards and the kid-language message.
-    ``solved()`` returns what the page needs next; ``failed()`` notes a mistake."""
-    point = data.get("move")
-    start = puzzle.start()
-    if not _on_board(start, point):
-        return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
-    point = point.strip().upper()
-    attempt = _open_attempt(key, step, data.get("attempt"))
-    played = [m for entry in attempt.moves for m in (entry["move"], entry.get("reply")) if m] if attempt else []
-    ply = data.get("ply")
-    if attempt is not None and isinstance(ply, int) and ply != len(played):
-        # the same tap sent twice, or a second tab: answer with what is already on record
-        return jsonify(result="stale", attempt=attempt.id, rows=rows_after(start, played), ply=len(played),
-                       message=messages.stale()), 409
-    try:
-        verdict = judge.judge(played, point)
-    except GoalError:
-        return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
-    if verdict.result == "illegal":
-        return jsonify(result="illegal", reason=verdict.reason, message=messages.illegal(verdict.reason))
-    if attempt is None:
-        attempt = Attempt(kid_id=current_user.id, lesson_id=key, step=step, moves=[], first_move=point)
-        db.session.add(attempt)
-    entry = {"move": point, "verdict": verdict.result, "reason": verdict.reason, "reply": verdict.reply}
-    attempt.moves = attempt.moves + [entry]
-    after_move, after_reply = _rows_after_move_and_reply(start, played + [point], verdict.reply)
-    body = {"result": verdict.result, "reason": verdict.reason, "reply": verdict.reply, "attempt": None,
-            "rows": after_move, "reply_rows": after_reply if verdict.reply else None}
-    if verdict.result == "correct":
-        attempt.result = "solved"
-        attempt.finished_at = utcnow()
-        body["message"] = messages.success(puzzle, g.lang)
-        body.update(solved())
-        body["milestones"] = new_milestones(milestones.Answer(puzzle, key, bool(body.get("finished"))))
-    elif verdict.result == "wrong":
-        attempt.result = "failed"
-        attempt.finished_at = utcnow()
-        if failed is not None:
-            failed()
-        body["message"] = messages.wrong(puzzle, verdict.reason, g.lang)
-    else:
-        body["message"] = messages.keep_going()
-    if verdict.result == "continue":
-        db.session.flush()  # the attempt's id goes back to the page; otherwise the commit writes everything at once
-        body["attempt"] = attempt.id
-        body["ply"] = len(played) + 1 + (1 if verdict.reply else 0)
-    db.session.commit()
-    return jsonify(body)
-
-
-def _on_board(game: Game, point) -> bool:
-    """A point of this board (a kid's puzzle move is never a pass)."""
-    if not isinstance(point, str) or len(point) > 4:
-        return False
-    try:
-        return game.point(point.strip()) is not None
-    except ValueError:
-        return False
-
-
-def _open_attempt(lesson_id: str, step: int, attempt_id) -> Attempt | None:
-    if attempt_id is None:
-        return None
-    if not isinstance(attempt_id, int):
-        abort(404)
-    attempt = db.session.get(Attempt, attempt_id)
-    if attempt is None or attempt.kid_id != current_user.id or attempt.lesson_id != lesson_id \
-            or attempt.step != step or attempt.result != "open":
-        abort(404)
-    return attempt
-
-
-def _rows_after_move_and_reply(start: Game, moves: list[str], reply: str | None) -> tuple[list[str], list[str]]:
-    """The board after the kid's move and after the computer's reply, from one replay of the line."""
-    game, whole = replay(start, moves)
-    after_move = game.board_rows()
-    if not reply or not whole:
-        return after_move, after_move
-    try:
-        game.play(reply)
-    except (IllegalMove, ValueError):
-        return after_move, after_move
-    return after_move, game.board_rows()
+    return judge_move(puzzle, judge, lesson.id, step, json_body(), solved, failed)
 
 
 @bp.post("/<lesson_id>/<int:step>/hint")
@@ -326,8 +232,8 @@ def answer(lesson_id: str, step: int):
     """A quiz answer: {"points": [...]} for tap quizzes, {"choice": i}, {"yes": bool} or {"number": n}."""
     lesson = _open_lesson_or_404(lesson_id)
     quiz = _step_or_404(lesson, step, ("quiz",))
-    data = _json_body()
-    right = _quiz_right(quiz, data)
+    data = json_body()
+    right = quiz_right(quiz, data)
     if right is None:
         return jsonify(result="illegal", message=messages.illegal("off-board")), 400
     progress = _progress_for(lesson)
@@ -345,31 +251,6 @@ def answer(lesson_id: str, step: int):
         body["message"] = messages.quiz_wrong(quiz.ask)
     db.session.commit()
     return jsonify(body)
-
-
-def _quiz_right(quiz, data: dict) -> bool | None:
-    ask = quiz.ask
-    if ask in ("liberties", "forbidden", "tap", "atari"):
-        points = data.get("points")
-        if not isinstance(points, list) or not all(isinstance(p, str) for p in points) or len(points) > 400:
-            return None
-        chosen = {p.strip().upper() for p in points}
-        if ask == "atari":
-            return len(chosen) == 1 and chosen <= set(quiz.answers)
-        return chosen == set(quiz.answers)
-    if ask == "legal":
-        yes = data.get("yes")
-        return None if not isinstance(yes, bool) else yes == bool(quiz.answer)
-    if ask == "winner":
-        who = data.get("choice")
-        return None if who not in ("black", "white") else who == quiz.answer
-    if ask == "count":
-        n = data.get("number")
-        return None if not isinstance(n, (int, float)) or isinstance(n, bool) else float(n) == float(quiz.answer)
-    if ask == "choice":
-        i = data.get("choice")
-        return None if not isinstance(i, int) or isinstance(i, bool) else i == quiz.answer
-    return None
 
 
 @bp.post("/<lesson_id>/<int:step>/next")
@@ -400,15 +281,9 @@ def _advance(lesson, progress: LessonProgress, step: int) -> dict:
                         "glyph": glyph(lesson.sticker.picture), "name": lesson.sticker.name.get(g.lang)}}
 
 
-def new_milestones(answer: milestones.Answer) -> list[dict]:
-    """Milestone stickers reached with this right answer (awarded once), for the page to celebrate."""
-    return [{"id": m.id, "picture": m.picture, "glyph": glyph(m.picture), "name": m.get(g.lang)}
-            for m in milestones.award(current_user.id, content.catalog(), answer, session)]
-
-
 def _stars(lesson, progress: LessonProgress) -> int:
     """3 stars with no mistake and no hint; 2 with a few (up to a third of the puzzles); 1 for finishing."""
-    tasks = sum(1 for s in lesson.steps if type(s).__name__ in ("Puzzle", "Quiz"))
+    tasks = sum(1 for s in lesson.steps if s.kind in ("puzzle", "quiz"))
     slips = (progress.mistakes or 0) + (progress.hints or 0)
     if slips == 0:
         return 3

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, session, url_for
 from flask_login import current_user
 
-from teach.web import LOCALES
 from teach.web.extensions import db
+from teach.web.i18n import LOCALES
 from teach.web.safety import safe_next
 
 bp = Blueprint("main", __name__)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
+from teach.lessons.practice import PracticeKey
 from teach.models import Attempt, LessonProgress, StickerAward, utcnow
 from teach.web.extensions import db
 
@@ -63,7 +64,7 @@ class Answer:
 
     @property
     def practice(self) -> bool:
-        return self.lesson_id.startswith("practice:")
+        return PracticeKey.holds(self.lesson_id)
 
 
 def reached(kid_id: int, catalog, open_ids: set[str], answer: Answer) -> set[str]:
@@ -87,7 +88,7 @@ def reached(kid_id: int, catalog, open_ids: set[str], answer: Answer) -> set[str
                 out.add("milestone-five-lessons")
         if "milestone-ten-practice" in open_ids:
             solved = sa.select(Attempt.id).where(Attempt.kid_id == kid_id, Attempt.result == "solved",
-                                                 Attempt.lesson_id.startswith("practice:")).limit(PRACTICE_GOAL)
+                                                 Attempt.lesson_id.startswith(PracticeKey.PREFIX)).limit(PRACTICE_GOAL)
             if db.session.scalar(sa.select(sa.func.count()).select_from(solved.subquery())) + 1 >= PRACTICE_GOAL:
                 out.add("milestone-ten-practice")
         if "milestone-week" in open_ids:

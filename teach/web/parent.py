@@ -10,15 +10,15 @@ import json
 from datetime import timedelta
 
 import sqlalchemy as sa
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
+from teach.lessons.practice import drill_names
 from teach.models import Attempt, Group, Membership, ParentLink, StickerAward, User, utcnow
 from teach.web import classroom, content
 from teach.web.access import parent_required
 from teach.web.extensions import db
-from teach.web.practice import NAMES
 
 bp = Blueprint("parent", __name__, url_prefix="/family")
 
@@ -151,7 +151,7 @@ def week(kid_id: int):
         a.lesson_id in cat.lessons and grid.get(kid.id, a.lesson_id).finished is None)]
     return render_template("parent/week.html", kid=kid, s=s, since=since.date(), until=now.date(),
                            finished=finished, new_stickers=new_stickers, minutes=round(float(seconds or 0) / 60),
-                           tries=puzzles, assignments=due, catalog=cat, practice_names=NAMES,
+                           tries=puzzles, assignments=due, catalog=cat, practice_names=drill_names(g.lang),
                            weak=classroom.weak_topics(kid, cat)[:3], today=now.date())
 
 

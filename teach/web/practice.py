@@ -1,7 +1,8 @@
-"""Endless practice: fresh puzzles from the generator, per topic and level, judged like lesson puzzles.
+"""Endless practice: fresh puzzles from the generator, per drill and level, judged like lesson puzzles.
 
-A practice set is (topic, level, seed): the same seed gives the same puzzles on any device, so a teacher can hand
-one set to a whole class. Every answer is stored as an ``Attempt`` under ``practice:<topic>:<level>:<seed>``.
+A practice set is (drill, level, seed): the same seed gives the same puzzles on any device, so a teacher can hand
+one set to a whole class. Every answer is stored as an ``Attempt`` under its ``PracticeKey``,
+``practice:<drill>:<level>:<seed>``.
 """
 
 from __future__ import annotations
@@ -10,125 +11,120 @@ import secrets
 from functools import lru_cache
 
 from flask import Blueprint, abort, g, jsonify, redirect, render_template, request, url_for
-from flask_babel import lazy_gettext as _l
+from flask_babel import LazyString
 from flask_login import current_user
 
-from teach.lessons.practice import LEVELS, TOPICS, generate
+from teach.lessons.practice import DRILLS, LEVELS, MAX_SEED, SET_SIZE, PracticeKey, drill_names, drill_pictures
+from teach.lessons.practice import generate
 from teach.lessons.step import build_step
 from teach.models import Attempt, utcnow
 from teach.web import messages, milestones
+from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.extensions import db
-from teach.web.kid import _json_body, _quiz_right, judge_move, kid_required, new_milestones
+from teach.web.moves import json_body, judge_move, new_milestones, quiz_right
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
-SET_SIZE = 10
-PICTURES = {"liberties": "🛣️", "atari": "🔔", "capture": "🐭", "escape": "🏃", "ladder": "🪜", "net": "🥅"}
-MAX_SEED = 10**9
-NAMES = {"liberties": _l("Count the liberties"), "atari": _l("Atari"), "capture": _l("Capture"),
-         "escape": _l("Escape"), "ladder": _l("Ladder"), "net": _l("Net")}
+
+# Transitional: teacher.py still reads these three here. They live in teach.lessons.practice (MAX_SEED, SET_SIZE,
+# drill_names); delete these lines once teacher.py imports them from there.
+NAMES = {drill: LazyString(lambda d: drill_names(g.lang)[d], drill) for drill in DRILLS}
+__all__ = ["MAX_SEED", "NAMES", "SET_SIZE", "bp", "practice_set"]
+# pages that offer a practice set (the teacher's homework form) spell its key with the one class that parses it
+bp.add_app_template_global(PracticeKey, "PracticeKey")
 
 
 @lru_cache(maxsize=256)
-def practice_set(topic: str, level: int, seed: int, size: int = 9) -> tuple:
+def practice_set(drill: str, level: int, seed: int, size: int = 9) -> tuple:
     """The typed steps of one practice set (generated and built once per process)."""
     steps = []
-    for raw in generate(topic, level, seed, count=SET_SIZE, size=size):
+    for raw in generate(drill, level, seed, count=SET_SIZE, size=size):
         built, errors = build_step(raw, size, prove=False)
         if built is not None and not errors:
             steps.append(built)
     return tuple(steps)
 
 
-def _step_or_404(topic: str, level: int, seed: int, index: int):
-    if topic not in TOPICS or level not in LEVELS or not 0 <= seed < MAX_SEED:
+def _step_or_404(drill: str, level: int, seed: int, step: int, kind: str | None = None):
+    if drill not in DRILLS or level not in LEVELS or not 0 <= seed < MAX_SEED:
         abort(404)
-    steps = practice_set(topic, level, seed)
-    if not 0 <= index < len(steps):
+    steps = practice_set(drill, level, seed)
+    if not 0 <= step < len(steps) or kind is not None and steps[step].kind != kind:
         abort(404)
-    return steps[index]
-
-
-def _key(topic: str, level: int, seed: int) -> str:
-    return f"practice:{topic}:{level}:{seed}"
+    return steps[step]
 
 
 @bp.get("/")
 @kid_required
 def choose():
-    return render_template("kid/practice_choose.html", topics=TOPICS, levels=LEVELS, pictures=PICTURES,
-                           practice_names=NAMES)
+    return render_template("kid/practice_choose.html", drills=DRILLS, levels=LEVELS, pictures=drill_pictures(),
+                           practice_names=drill_names(g.lang))
 
 
-@bp.get("/<topic>/<int:level>")
+@bp.get("/<drill>/<int:level>")
 @kid_required
-def start(topic: str, level: int):
+def start(drill: str, level: int):
     """A new set, or the one a teacher handed out (``?seed=``)."""
-    if topic not in TOPICS or level not in LEVELS:
+    if drill not in DRILLS or level not in LEVELS:
         abort(404)
     seed = request.args.get("seed", type=int)
     if seed is None or not 0 <= seed < MAX_SEED:
         seed = secrets.randbelow(MAX_SEED)
-    return redirect(url_for("practice.step", topic=topic, level=level, seed=seed, index=0))
+    return redirect(url_for("practice.step", drill=drill, level=level, seed=seed, step=0))
 
 
-@bp.get("/<topic>/<int:level>/<int:seed>/<int:index>")
+@bp.get("/<drill>/<int:level>/<int:seed>/<int:step>")
 @kid_required
-def step(topic: str, level: int, seed: int, index: int):
-    s = _step_or_404(topic, level, seed, index)
-    kind = type(s).__name__.lower()
+def step(drill: str, level: int, seed: int, step: int):
+    s = _step_or_404(drill, level, seed, step)
     game = s.position.game(getattr(s, "to_play", "black"))
     board = render_board(game.board_rows(), lang=g.lang, marks=s.marks, labels=s.position.label_points,
                          playable=True)
-    urls = {what: url_for(f"practice.{what}", topic=topic, level=level, seed=seed, index=index)
+    urls = {what: url_for(f"practice.{what}", drill=drill, level=level, seed=seed, step=step)
             for what in ("move", "answer", "hint")}
-    return render_template("kid/step.html", lesson=None, step=s, kind=kind, board=board, urls=urls, frames=[],
-                           level=level, index=index, total=len(practice_set(topic, level, seed)),
-                           picture=PICTURES[topic])
+    return render_template("kid/step.html", lesson=None, step=s, kind=s.kind, board=board, urls=urls, frames=[],
+                           level=level, index=step, total=len(practice_set(drill, level, seed)),
+                           picture=drill_pictures()[drill])
 
 
-def _next_url(topic: str, level: int, seed: int, index: int) -> str:
-    if index + 1 < len(practice_set(topic, level, seed)):
-        return url_for("practice.step", topic=topic, level=level, seed=seed, index=index + 1)
-    return url_for("practice.start", topic=topic, level=level)  # a fresh set
+def _next_url(drill: str, level: int, seed: int, step: int) -> str:
+    if step + 1 < len(practice_set(drill, level, seed)):
+        return url_for("practice.step", drill=drill, level=level, seed=seed, step=step + 1)
+    return url_for("practice.start", drill=drill, level=level)  # a fresh set
 
 
-@bp.post("/<topic>/<int:level>/<int:seed>/<int:index>/move")
+@bp.post("/<drill>/<int:level>/<int:seed>/<int:step>/move")
 @kid_required
-def move(topic: str, level: int, seed: int, index: int):
+def move(drill: str, level: int, seed: int, step: int):
     """One move of a practice puzzle; the same contract as a lesson puzzle's move."""
-    s = _step_or_404(topic, level, seed, index)
-    if type(s).__name__ != "Puzzle":
-        abort(404)
-    return judge_move(s, s.judge(), _key(topic, level, seed), index, _json_body(),
-                      lambda: {"next": _next_url(topic, level, seed, index)})
+    s = _step_or_404(drill, level, seed, step, "puzzle")
+    return judge_move(s, s.judge(), str(PracticeKey(drill, level, seed)), step, json_body(),
+                      lambda: {"next": _next_url(drill, level, seed, step)})
 
 
-@bp.post("/<topic>/<int:level>/<int:seed>/<int:index>/answer")
+@bp.post("/<drill>/<int:level>/<int:seed>/<int:step>/answer")
 @kid_required
-def answer(topic: str, level: int, seed: int, index: int):
-    s = _step_or_404(topic, level, seed, index)
-    if type(s).__name__ != "Quiz":
-        abort(404)
-    data = _json_body()
-    right = _quiz_right(s, data)
+def answer(drill: str, level: int, seed: int, step: int):
+    s = _step_or_404(drill, level, seed, step, "quiz")
+    data = json_body()
+    right = quiz_right(s, data)
     if right is None:
         return jsonify(result="illegal", message=messages.illegal("off-board")), 400
-    key = _key(topic, level, seed)
-    db.session.add(Attempt(kid_id=current_user.id, lesson_id=key, step=index,
+    key = str(PracticeKey(drill, level, seed))
+    db.session.add(Attempt(kid_id=current_user.id, lesson_id=key, step=step,
                            moves=[{"answer": data, "verdict": "correct" if right else "wrong"}],
                            result="solved" if right else "failed", finished_at=utcnow()))
     if right:
         found = new_milestones(milestones.Answer(s, key))  # the answer and its stickers in one commit
         db.session.commit()
         return jsonify(result="correct", message=messages.quiz_right(s, g.lang),
-                       next=_next_url(topic, level, seed, index), milestones=found)
+                       next=_next_url(drill, level, seed, step), milestones=found)
     db.session.commit()
     return jsonify(result="wrong", message=messages.quiz_wrong(s.ask))
 
 
-@bp.post("/<topic>/<int:level>/<int:seed>/<int:index>/hint")
+@bp.post("/<drill>/<int:level>/<int:seed>/<int:step>/hint")
 @kid_required
-def hint(topic: str, level: int, seed: int, index: int):
-    s = _step_or_404(topic, level, seed, index)
+def hint(drill: str, level: int, seed: int, step: int):
+    s = _step_or_404(drill, level, seed, step)
     return jsonify(hint=s.hint.get(g.lang) if s.hint else messages.no_hint())

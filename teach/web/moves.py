@@ -1,0 +1,142 @@
+"""The puzzle-move contract every kid page that judges answers shares (lesson steps, practice, and games next):
+read the JSON body, judge a move in the line on record, check a quiz answer, and find the milestone stickers a
+right answer reached. Pages supply what is theirs (the key the attempt is stored under, what comes next)."""
+
+from __future__ import annotations
+
+from flask import abort, g, jsonify, request, session
+from flask_login import current_user
+
+from teach.go import Game, IllegalMove
+from teach.go.judge import GoalError
+from teach.models import Attempt, utcnow
+from teach.web import content, messages, milestones
+from teach.web.board import replay, rows_after
+from teach.web.extensions import db
+from teach.web.pictures import glyph
+
+
+def json_body() -> dict:
+    """The request's JSON object, or an empty one (a body that is not an object answers nothing)."""
+    data = request.get_json(silent=True)
+    return data if isinstance(data, dict) else {}
+
+
+def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=None):
+    """The move contract of every puzzle page (lessons and practice): judge the kid's move in the line on record,
+    store it in the attempt under ``key``/``step``, and answer with both boards and the kid-language message.
+    ``solved()`` returns what the page needs next; ``failed()`` notes a mistake."""
+    point = data.get("move")
+    start = puzzle.start()
+    if not _on_board(start, point):
+        return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
+    point = point.strip().upper()
+    attempt = _open_attempt(key, step, data.get("attempt"))
+    played = [m for entry in attempt.moves for m in (entry["move"], entry.get("reply")) if m] if attempt else []
+    ply = data.get("ply")
+    if attempt is not None and isinstance(ply, int) and ply != len(played):
+        # the same tap sent twice, or a second tab: answer with what is already on record
+        return jsonify(result="stale", attempt=attempt.id, rows=rows_after(start, played), ply=len(played),
+                       message=messages.stale()), 409
+    try:
+        verdict = judge.judge(played, point)
+    except GoalError:
+        return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
+    if verdict.result == "illegal":
+        return jsonify(result="illegal", reason=verdict.reason, message=messages.illegal(verdict.reason))
+    if attempt is None:
+        attempt = Attempt(kid_id=current_user.id, lesson_id=key, step=step, moves=[], first_move=point)
+        db.session.add(attempt)
+    entry = {"move": point, "verdict": verdict.result, "reason": verdict.reason, "reply": verdict.reply}
+    attempt.moves = attempt.moves + [entry]
+    after_move, after_reply = _rows_after_move_and_reply(start, played + [point], verdict.reply)
+    body = {"result": verdict.result, "reason": verdict.reason, "reply": verdict.reply, "attempt": None,
+            "rows": after_move, "reply_rows": after_reply if verdict.reply else None}
+    if verdict.result == "correct":
+        attempt.result = "solved"
+        attempt.finished_at = utcnow()
+        body["message"] = messages.success(puzzle, g.lang)
+        body.update(solved())
+        body["milestones"] = new_milestones(milestones.Answer(puzzle, key, bool(body.get("finished"))))
+    elif verdict.result == "wrong":
+        attempt.result = "failed"
+        attempt.finished_at = utcnow()
+        if failed is not None:
+            failed()
+        body["message"] = messages.wrong(puzzle, verdict.reason, g.lang)
+    else:
+        body["message"] = messages.keep_going()
+    if verdict.result == "continue":
+        db.session.flush()  # the attempt's id goes back to the page; otherwise the commit writes everything at once
+        body["attempt"] = attempt.id
+        body["ply"] = len(played) + 1 + (1 if verdict.reply else 0)
+    db.session.commit()
+    return jsonify(body)
+
+
+def _on_board(game: Game, point) -> bool:
+    """A point of this board (a kid's puzzle move is never a pass)."""
+    if not isinstance(point, str) or len(point) > 4:
+        return False
+    try:
+        return game.point(point.strip()) is not None
+    except ValueError:
+        return False
+
+
+def _open_attempt(key: str, step: int, attempt_id) -> Attempt | None:
+    if attempt_id is None:
+        return None
+    if not isinstance(attempt_id, int):
+        abort(404)
+    attempt = db.session.get(Attempt, attempt_id)
+    if attempt is None or attempt.kid_id != current_user.id or attempt.lesson_id != key \
+            or attempt.step != step or attempt.result != "open":
+        abort(404)
+    return attempt
+
+
+def _rows_after_move_and_reply(start: Game, moves: list[str], reply: str | None) -> tuple[list[str], list[str]]:
+    """The board after the kid's move and after the computer's reply, from one replay of the line."""
+    game, whole = replay(start, moves)
+    after_move = game.board_rows()
+    if not reply or not whole:
+        return after_move, after_move
+    try:
+        game.play(reply)
+    except (IllegalMove, ValueError):
+        return after_move, after_move
+    return after_move, game.board_rows()
+
+
+def quiz_right(quiz, data: dict) -> bool | None:
+    """Whether a quiz answer is right: {"points": [...]} for tap quizzes, {"choice": i}, {"yes": bool} or
+    {"number": n}; None for a body that is no answer to this quiz."""
+    ask = quiz.ask
+    if ask in ("liberties", "forbidden", "tap", "atari"):
+        points = data.get("points")
+        if not isinstance(points, list) or not all(isinstance(p, str) for p in points) or len(points) > 400:
+            return None
+        chosen = {p.strip().upper() for p in points}
+        if ask == "atari":
+            return len(chosen) == 1 and chosen <= set(quiz.answers)
+        return chosen == set(quiz.answers)
+    if ask == "legal":
+        yes = data.get("yes")
+        return None if not isinstance(yes, bool) else yes == bool(quiz.answer)
+    if ask == "winner":
+        who = data.get("choice")
+        return None if who not in ("black", "white") else who == quiz.answer
+    if ask == "count":
+        n = data.get("number")
+        return None if not isinstance(n, (int, float)) or isinstance(n, bool) else float(n) == float(quiz.answer)
+    if ask == "choice":
+        i = data.get("choice")
+        return None if not isinstance(i, int) or isinstance(i, bool) else i == quiz.answer
+    return None
+
+
+def new_milestones(answer: milestones.Answer) -> list[dict]:
+    """Milestone stickers reached with this right answer (awarded once), for the page to celebrate."""
+    return [{"id": m.id, "picture": m.picture, "glyph": glyph(m.picture), "name": m.get(g.lang)}
+            for m in milestones.award(current_user.id, content.catalog(), answer, session)]
