@@ -80,6 +80,23 @@ def solve_command(sgf_file: str, goal: str, targets: tuple[str, ...], move_numbe
         click.echo(f"  {move}: refuted by {reply or 'pass'}")
 
 
+@cli.group("proofs")
+def proofs_group() -> None:
+    """The queue of teachers' uploads waiting for their proof."""
+
+
+@proofs_group.command("run")
+def proofs_run_command() -> None:
+    """Prove every queued upload now, one at a time, each within PROOF_DEADLINE_SECONDS; print how each ended."""
+    from teach.web import proofs
+
+    ran = 0
+    while (status := proofs.run_next()) is not None:
+        ran += 1
+        click.echo(f"proof {ran}: {status}")
+    click.echo(f"{ran} proof{'s' if ran != 1 else ''} run")
+
+
 from teach.lessons.cli import lessons_group  # noqa: E402  (after `cli` exists; the group imports lazily)
 
 cli.add_command(lessons_group)

@@ -205,3 +205,48 @@ class TeacherLesson(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     __table_args__ = (sa.UniqueConstraint("owner_id", "lesson_id", name="uq_teacher_lesson_owner_lesson"),)
+
+
+PROOF_KINDS = ("lesson", "sgf")  # a lesson file upload | a puzzle made from an SGF and a form
+PROOF_STATUSES = ("queued", "running", "done", "refused", "failed")
+PENDING = ("queued", "running")
+
+
+class ProofJob(db.Model):
+    """A teacher's upload waiting for (or past) its proof. The reader's proof of a puzzle can take long, so it runs
+    outside the request, in a child process with one overall deadline; the upload page follows this row.
+
+    Two partial unique indexes let the database itself keep the queue's promises under any number of workers: at
+    most one running job per teacher, and one pending job per content (the same upload twice is one job)."""
+
+    __tablename__ = "proof_job"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    owner_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(sa.String(10))
+    filename: Mapped[str] = mapped_column(sa.String(200))
+    source: Mapped[str] = mapped_column(sa.Text)  # the lesson YAML as uploaded; for an SGF puzzle its clean position
+    fields: Mapped[dict] = mapped_column(sa.JSON, default=dict)  # the form of an SGF puzzle (goal, targets, texts...)
+    content_hash: Mapped[str] = mapped_column(sa.String(64))
+    status: Mapped[str] = mapped_column(sa.String(10), default="queued", index=True)
+    # errors [{file, line, column, message}], problem (a code the page words), puzzles, title, lesson_pk
+    result: Mapped[dict | None] = mapped_column(sa.JSON)
+    seconds: Mapped[float | None]
+    tries: Mapped[int] = mapped_column(default=0)  # claims so far: a job that took its runner down is not retried
+    runner: Mapped[str | None] = mapped_column(sa.String(80))  # who claimed it (host, process, thread)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+    __table_args__ = (
+        sa.CheckConstraint("kind in ('lesson', 'sgf')", name="kind"),
+        sa.CheckConstraint("status in ('queued', 'running', 'done', 'refused', 'failed')", name="status"),
+        sa.Index("ix_proof_job_one_running", "owner_id", unique=True,
+                 sqlite_where=sa.text("status = 'running'"), postgresql_where=sa.text("status = 'running'")),
+        sa.Index("ix_proof_job_one_pending", "owner_id", "content_hash", unique=True,
+                 sqlite_where=sa.text("status in ('queued', 'running')"),
+                 postgresql_where=sa.text("status in ('queued', 'running')")),
+    )
+
+    @property
+    def pending(self) -> bool:
+        return self.status in PENDING

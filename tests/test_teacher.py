@@ -352,6 +352,20 @@ def test_worksheet_prints_puzzles_with_an_answer_key(demo, client):
     assert client.get("/teach/worksheet?p=web-first:0").status_code == 404
 
 
+def proof_answer(app, client, r, headers=None) -> tuple[object, str]:
+    """Where an upload ended: the page's own answer (422 and the like) when the quick checks refused it, else the
+    final status of its queued proof (the queue worked here as ``teach proofs run`` would) and the job's page."""
+    from teach.web import proofs
+
+    if r.status_code != 302 or "/teach/proofs/" not in r.headers.get("Location", ""):
+        return r.status_code, r.get_data(as_text=True)
+    with app.app_context():
+        proofs.run_queue()
+    assert proofs.join_runners(app)
+    page = client.get(r.headers["Location"], headers=headers or {}).get_data(as_text=True)
+    return re.search(r'data-status="(\w+)"', page).group(1), page
+
+
 GOOD_LESSON = (WEB_LESSONS / "capture" / "web-second.yaml").read_text().replace("web-second", "my-own")
 
 
@@ -366,7 +380,8 @@ def test_an_uploaded_lesson_with_errors_is_not_saved(demo, client, name, data, s
     teacher_login(client)
     r = client.post("/teach/lessons", data={"lesson": (io.BytesIO(data), name)}, headers=EN,
                     content_type="multipart/form-data")
-    assert r.status_code == 422 and says in r.get_data(as_text=True)
+    status, page = proof_answer(demo, client, r, EN)
+    assert status in (422, "refused") and says in page
     with demo.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(TeacherLesson)) == 0
 
@@ -374,8 +389,10 @@ def test_an_uploaded_lesson_with_errors_is_not_saved(demo, client, name, data, s
 def test_an_uploaded_lesson_that_checks_is_saved_and_shown_to_the_class(demo, client):
     teacher_login(client)
     r = client.post("/teach/lessons", data={"lesson": (io.BytesIO(GOOD_LESSON.encode()), "mine.yaml")},
-                    content_type="multipart/form-data")
+                    content_type="multipart/form-data", headers=EN)
     assert r.status_code == 302
+    status, done = proof_answer(demo, client, r, EN)
+    assert status == "done" and "checked out and is saved" in done
     page = client.get(f"/teach/classes/{demo_class(demo)}").get_data(as_text=True)
     preview = re.search(r'href="(/teach/lessons/\d+)">my-own<', page).group(1)
     shown = client.get(preview).get_data(as_text=True)
@@ -389,8 +406,9 @@ def test_an_uploaded_lesson_that_checks_is_saved_and_shown_to_the_class(demo, cl
 def test_kids_of_the_class_play_their_teachers_own_lesson(demo, outsider, client):
     teacher_login(client)
     own = GOOD_LESSON.replace("title: {zh: 老鼠想逃跑, en: The mouse runs}", "title: {zh: 我们的课, en: Our lesson}")
-    client.post("/teach/lessons", data={"lesson": (io.BytesIO(own.encode()), "mine.yaml")},
-                content_type="multipart/form-data")
+    r = client.post("/teach/lessons", data={"lesson": (io.BytesIO(own.encode()), "mine.yaml")},
+                    content_type="multipart/form-data")
+    assert proof_answer(demo, client, r)[0] == "done"
     kid = demo.test_client()
     kid.post(f"/kids/CAT234/{kid_id(demo, 'Lily')}", data={"pictures": "star,apple,sun"})
     assert 'href="/learn/my-own"' in kid.get("/learn/", headers=EN).get_data(as_text=True)
@@ -436,16 +454,18 @@ def test_an_sgf_problem_that_does_not_check_is_not_saved(demo, client, data, for
     before = _own_lesson_count(demo)
     r = client.post("/teach/sgf", data={**SGF_FORM, **form, "sgf": (io.BytesIO(data), "p.sgf")}, headers=EN,
                     content_type="multipart/form-data")
-    page = r.get_data(as_text=True)
-    assert r.status_code == 422 and "was not saved" in page and says in page
+    status, page = proof_answer(demo, client, r, EN)
+    assert status in (422, "refused") and "was not saved" in page and says in page
     assert _own_lesson_count(demo) == before
 
 
 def test_an_sgf_problem_is_proven_saved_and_played_by_the_class(demo, client):
     teacher_login(client)
     r = client.post("/teach/sgf", data={**SGF_FORM, "sgf": (io.BytesIO(MOUSE_SGF), "mouse.sgf")},
-                    content_type="multipart/form-data")
+                    content_type="multipart/form-data", headers=EN)
     assert r.status_code == 302
+    status, page = proof_answer(demo, client, r, EN)
+    assert status == "done" and "The puzzle “Catch the white mouse!” checked out and is saved." in page
     with demo.app_context():
         stored = db.session.scalars(sa.select(TeacherLesson)).one()
         lesson_id = stored.lesson_id

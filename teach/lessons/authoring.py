@@ -116,12 +116,13 @@ def lesson_yaml(lesson: dict) -> str:
 
 
 def sgf_puzzle(setup: Setup, lesson_id: str, topic: str, goal: str, targets: list[str], text: dict[str, str],
-               title: dict[str, str]) -> tuple[Lesson | None, str, list[LessonError]]:
+               title: dict[str, str], prove: bool = True) -> tuple[Lesson | None, str, list[LessonError]]:
     """(lesson, its YAML, errors) for a puzzle made from an SGF: the reader proves the puzzle first, then the whole
     lesson is checked as a file would be. The lesson is None on any error; the errors may be empty when the
-    checker has nothing to say beyond that the puzzle could not be proven."""
+    checker has nothing to say beyond that the puzzle could not be proven. ``prove=False`` runs only the quick
+    checks (the web page's answer before the proof is queued)."""
     step = puzzle_step(setup, goal, targets, text)
-    built, errors = build_step(step, setup.size)
+    built, errors = build_step(step, setup.size, prove)
     if built is None or errors:
         return None, "", errors
     source = lesson_yaml(puzzle_lesson(lesson_id, topic, setup.size, step, text, title))

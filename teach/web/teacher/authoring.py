@@ -1,20 +1,23 @@
-"""The teacher's own lessons: an uploaded lesson file, or a puzzle made from an SGF position and a goal. The lesson
-checker runs on either before it is kept (``teach.lessons.check_text``; the SGF puzzle is made by
-``teach.lessons.authoring``); the teacher sees its errors, the classes of the teacher play what is kept."""
+"""The teacher's own lessons: an uploaded lesson file, or a puzzle made from an SGF position and a goal.
+
+The page runs the quick checks (size, text, YAML and SGF syntax, the lesson schema) and answers at once; the
+reader's proof, which can take long, is queued (``teach.web.proofs``) and runs outside the request with one
+deadline, and the teacher follows it on the job's page. Only a lesson that checks out is kept; the classes of the
+teacher play it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import sqlalchemy as sa
-from flask import abort, flash, g, redirect, render_template, request, url_for
+from flask import abort, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
 from teach.go.judge import GOALS
 from teach.lessons import authoring, check_text
-from teach.models import Membership, TeacherLesson
-from teach.web import classroom, content
+from teach.models import Membership, ProofJob, TeacherLesson, utcnow
+from teach.web import classroom, content, proofs
 from teach.web.access import teacher_required
 from teach.web.board import render_board
 from teach.web.extensions import db
@@ -22,38 +25,44 @@ from teach.web.extensions import db
 from . import bp
 from .forms import GOAL_LABELS, UPLOAD_MAX, LessonUploadForm, SgfProblemForm, sgf_problem_message
 
+RECENT_JOBS = 10  # uploads listed on the own-lessons page
+
 
 # ---------------------------------------------------------------------- a lesson file
 @bp.route("/lessons", methods=["GET", "POST"])
 @teacher_required
 def own_lessons():
-    """Upload a lesson file: the lesson checker runs on it, its errors are shown, only a clean file is kept."""
+    """Upload a lesson file: the quick checks answer at once, the proof is queued, only a clean file is kept."""
     errors: list = []
+    status = 200
     if request.method == "POST":
-        errors = _check_upload(LessonUploadForm().lesson.data)
-        if not errors:
-            return redirect(url_for("teacher.own_lessons"))
+        errors, job = _queue_upload(LessonUploadForm().lesson.data)
+        if job is not None:
+            return redirect(url_for("teacher.proof_job", job_id=job.id))
+        status = 429 if errors and errors[0].get("busy") else 422
     mine = db.session.scalars(sa.select(TeacherLesson).where(TeacherLesson.owner_id == current_user.id)
                               .order_by(TeacherLesson.created_at)).all()
-    return render_template("teacher/lessons.html", mine=mine, errors=errors), (422 if errors else 200)
+    jobs = db.session.scalars(sa.select(ProofJob).where(ProofJob.owner_id == current_user.id)
+                              .order_by(ProofJob.id.desc()).limit(RECENT_JOBS)).all()
+    return render_template("teacher/lessons.html", mine=mine, jobs=jobs, errors=errors), (status if errors else 200)
 
 
-def _check_upload(upload) -> list[dict]:
-    """Every error of the uploaded file, each with its file name and line (empty when it is checked and saved)."""
+def _queue_upload(upload) -> tuple[list[dict], ProofJob | None]:
+    """(every error the quick checks find, each with its file name and line; the queued job when there is none)."""
     if upload is None:
-        return [{"file": "", "line": 0, "message": _("Choose a lesson file (.yaml) to upload.")}]
-    filename = Path(upload.filename).name[:200]
+        return [{"file": "", "line": 0, "message": _("Choose a lesson file (.yaml) to upload.")}], None
+    filename = Path(upload.filename or "").name[:200]
     data = upload.stream.read(UPLOAD_MAX + 1)
     if len(data) > UPLOAD_MAX:
         return [{"file": filename, "line": 0, "message": _("That file is too big (at most %(n)d KB).",
-                                                           n=UPLOAD_MAX // 1024)}]
+                                                           n=UPLOAD_MAX // 1024)}], None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         text = None
     if text is None or "\x00" in text:
-        return [{"file": filename, "line": 0, "message": _("That is not a text file. Upload a lesson in YAML.")}]
-    lesson, errors, _count = check_text(data, filename)
+        return [{"file": filename, "line": 0, "message": _("That is not a text file. Upload a lesson in YAML.")}], None
+    lesson, errors, _count = check_text(data, filename, prove=False)  # the proof is queued
     found = [{"file": filename, "line": e.line, "column": e.column, "message": e.message} for e in errors]
     if lesson is not None and not found:
         if content.catalog().topic(lesson.topic) is None:
@@ -66,11 +75,16 @@ def _check_upload(upload) -> list[dict]:
     if lesson is None and not found:
         found.append({"file": filename, "line": 0, "message": _("This is not a lesson file.")})
     if found:
-        return found
-    db.session.add(TeacherLesson(owner_id=current_user.id, lesson_id=lesson.id, filename=filename, source=text))
-    db.session.commit()
-    flash(_("The lesson “%(title)s” checked out and is saved.", title=lesson.title.get(g.lang)), "ok")
-    return []
+        return found, None
+    job = proofs.submit(current_user.id, "lesson", filename, text)
+    if job is None:
+        return [{"file": filename, "line": 0, "busy": True, "message": _busy()}], None
+    return [], job
+
+
+def _busy() -> str:
+    return _("You have %(n)d uploads waiting to be checked already: wait for your earlier uploads, then try again.",
+             n=proofs.setting("PROOF_QUEUE_PER_TEACHER"))
 
 
 def _own_lesson_or_404(lesson_pk: int, owner_only: bool = False) -> TeacherLesson:
@@ -114,34 +128,58 @@ def delete_own_lesson(lesson_pk: int):
 @bp.route("/sgf", methods=["GET", "POST"])
 @teacher_required
 def sgf_problem():
-    """Upload an SGF position with a goal, target and instruction: the reader proves the puzzle before it is kept,
-    as a one-puzzle lesson of the teacher's own that their classes can play."""
+    """Upload an SGF position with a goal, target and instruction: the quick checks answer at once, the reader's
+    proof is queued, and a proven puzzle is kept as a one-puzzle lesson of the teacher's own for their classes."""
     errors: list[str] = []
+    status = 422
     form = SgfProblemForm()
     if request.method == "POST":
-        errors = _check_sgf_problem(form)
-        if not errors:
-            return redirect(url_for("teacher.own_lessons"))
+        errors, job = _queue_sgf_problem(form)
+        if job is not None:
+            return redirect(url_for("teacher.proof_job", job_id=job.id))
+        if errors == [_busy()]:
+            status = 429
     return render_template("teacher/sgf.html", goals=GOALS, goal_labels=GOAL_LABELS, topics=content.catalog().topics,
-                           errors=errors, form=form), (422 if errors else 200)
+                           errors=errors, form=form), (status if errors else 200)
 
 
-def _check_sgf_problem(form: SgfProblemForm) -> list[str]:
-    """Every problem with the upload and the form (empty when the puzzle is proven and saved)."""
+def _queue_sgf_problem(form: SgfProblemForm) -> tuple[list[str], ProofJob | None]:
+    """(every problem the quick checks find with the upload and the form; the queued job when there is none)."""
     errors = form.problems()
     if form.root is None:
-        return errors
+        return errors, None
     setup, problems = authoring.setup_of(form.root)
     errors += [sgf_problem_message(p) for p in problems]
     if errors:
-        return errors
+        return errors, None
     lesson_id = authoring.new_lesson_id(current_user.id)
-    lesson, source, lesson_errors = authoring.sgf_puzzle(
-        setup, lesson_id, form.topic.data, form.goal.data, form.targets, form.instruction, form.titles)
+    lesson, _source, lesson_errors = authoring.sgf_puzzle(
+        setup, lesson_id, form.topic.data, form.goal.data, form.targets, form.instruction, form.titles, prove=False)
     if lesson is None:
-        return [e.message for e in lesson_errors] or [_("The reader could not prove this puzzle.")]
-    filename = Path(form.sgf.data.filename).name[:200]
-    db.session.add(TeacherLesson(owner_id=current_user.id, lesson_id=lesson_id, filename=filename, source=source))
-    db.session.commit()
-    flash(_("The puzzle “%(title)s” checked out and is saved.", title=lesson.title.get(g.lang)), "ok")
-    return []
+        return [e.message for e in lesson_errors] or [_("The reader could not prove this puzzle.")], None
+    fields = {"setup": {"sgf": setup.sgf, "size": setup.size, "to_play": setup.to_play}, "lesson_id": lesson_id,
+              "topic": form.topic.data, "goal": form.goal.data, "targets": form.targets, "text": form.instruction,
+              "title": form.titles}
+    job = proofs.submit(current_user.id, "sgf", Path(form.sgf.data.filename or "").name[:200], setup.sgf, fields)
+    if job is None:
+        return [_busy()], None
+    return [], job
+
+
+# ---------------------------------------------------------------------- an upload being proven
+@bp.get("/proofs/<int:job_id>")
+@teacher_required
+def proof_job(job_id: int):
+    """Where an upload is: waiting (its place in the queue), being proven (seconds so far), or the answer. The
+    page reloads itself while the proof is pending (a meta refresh: the pages allow no inline script)."""
+    job = db.session.get(ProofJob, job_id)
+    if job is None or job.owner_id != current_user.id:
+        abort(404)
+    if job.pending:
+        proofs.ensure_runner()  # after a restart, or when this process's runner is idle
+    position = proofs.queue_position(job) if job.status == "queued" else 0
+    elapsed = int((utcnow() - job.started_at).total_seconds()) if job.status == "running" else 0
+    result = job.result or {}
+    title = (result.get("title") or {}).get(g.lang, "")
+    return render_template("teacher/proof_job.html", job=job, result=result, title=title, position=position,
+                           elapsed=max(0, elapsed), deadline=int(proofs.setting("PROOF_DEADLINE_SECONDS")))

@@ -1,0 +1,119 @@
+"""Proving an upload with one overall deadline: the lesson checker (``check_text``) or the SGF puzzle maker
+(``authoring.sgf_puzzle``) runs in a child process that is killed when the deadline passes.
+
+Pure-Python reading cannot be stopped from a thread, and the reader's time limits restart with every candidate
+first move, so the one bound that holds is the operating system's: a process killed at the deadline. Should its
+parent die first, the child still stops itself (an alarm, and a CPU limit). It runs niced, so kids' moves are
+served before it.
+
+``python -m teach.lessons.prover`` is the child: a JSON request on stdin, a JSON answer on stdout. A request is
+``{"kind": "lesson", "source": <YAML>, "filename": <name>}`` or ``{"kind": "sgf", "setup": {sgf, size, to_play},
+"lesson_id", "topic", "goal", "targets", "text", "title"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parent.parent.parent  # the folder holding the ``teach`` package
+GRACE = 5  # seconds past the deadline before an orphaned child stops itself
+MEMORY_MAX = 2 * 1024 ** 3  # bytes a proof may use: more is a position no kid's puzzle needs
+
+
+def _error(e) -> dict:
+    return {"file": e.file, "line": e.line, "column": e.column, "message": e.message}
+
+
+def _lesson(lesson) -> dict:
+    return {"id": lesson.id, "topic": lesson.topic, "title": {"zh": lesson.title.zh, "en": lesson.title.en}}
+
+
+def prove(request: dict) -> dict:
+    """The whole proof of one request, here and now (the child's work): ``errors``, ``puzzles``, and for a lesson
+    that checks out, ``lesson`` (id, topic, title) and ``source`` (the YAML to keep)."""
+    from . import authoring, check_text
+
+    if request["kind"] == "lesson":
+        lesson, errors, count = check_text(request["source"], request["filename"])
+        source = request["source"]
+    else:
+        setup = authoring.Setup(**request["setup"])
+        lesson, source, errors = authoring.sgf_puzzle(setup, request["lesson_id"], request["topic"],
+                                                      request["goal"], list(request["targets"]), request["text"],
+                                                      request["title"])
+        count = 1 if lesson is not None else 0
+    answer = {"errors": [_error(e) for e in errors], "puzzles": count}
+    if lesson is not None and not errors:
+        answer.update(lesson=_lesson(lesson), source=source)
+    return answer
+
+
+def run(request: dict, deadline: float, on_start: Callable[[int], None] | None = None) -> dict:
+    """Prove ``request`` in a child process given ``deadline`` seconds of wall-clock time in all (starting it
+    included). The answer is ``prove``'s with ``status`` ``proven`` (no errors), ``errors``, ``deadline`` (the
+    child was killed) or ``crashed`` (with a ``detail`` for the log), and ``seconds``. ``on_start`` gets the
+    child's pid."""
+    start = time.monotonic()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    body = json.dumps({**request, "deadline": deadline}).encode()
+    proc = subprocess.Popen([sys.executable, "-m", "teach.lessons.prover"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=str(ROOT))
+    if on_start is not None:
+        on_start(proc.pid)
+    try:
+        out, err = proc.communicate(body, timeout=deadline)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return {"status": "deadline", "errors": [], "puzzles": 0, "seconds": time.monotonic() - start}
+    seconds = time.monotonic() - start
+    try:
+        answer = json.loads(out) if proc.returncode == 0 else None
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict):
+        detail = f"exit {proc.returncode}: " + err.decode("utf-8", "replace")[-2000:]
+        return {"status": "crashed", "errors": [], "puzzles": 0, "seconds": seconds, "detail": detail}
+    answer["status"] = "errors" if answer.get("errors") or "lesson" not in answer else "proven"
+    answer["seconds"] = seconds
+    return answer
+
+
+def _bound_self(deadline: float) -> None:
+    """Limits the child sets on itself, so it never outlives its deadline by much, whatever becomes of its
+    parent."""
+    import resource
+    import signal
+
+    seconds = math.ceil(deadline) + GRACE
+    signal.alarm(seconds)  # SIGALRM's default action ends the process
+    resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_MAX, MEMORY_MAX))
+    except (ValueError, OSError):
+        pass  # a lower hard limit is already in place
+    try:
+        os.nice(10)
+    except OSError:
+        pass
+
+
+def main() -> None:
+    request = json.loads(sys.stdin.buffer.read())
+    _bound_self(float(request.get("deadline", 60)))
+    out, sys.stdout = sys.stdout, sys.stderr  # only the answer goes to stdout
+    answer = prove(request)
+    out.write(json.dumps(answer, ensure_ascii=False))
+    out.flush()
+
+
+if __name__ == "__main__":
+    main()
