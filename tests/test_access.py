@@ -193,6 +193,35 @@ def snapshot() -> dict:
     return tables
 
 
+# ---------------------------------------------------------------------- uploads being proven (proof jobs)
+# a teacher's own upload and its answer: only its owner sees it, every other teacher gets 404
+EXPECT[("teacher.proof_job", "GET")] = ({"job_id": "{proof_job}"}, None, teacher_only(200))
+_world_without_proof_jobs = build_world
+_snapshot_without_proof_jobs = snapshot
+
+
+def build_world() -> dict:  # noqa: F811 (the world above, with a finished proof job of the teacher's)
+    from teach.models import ProofJob
+
+    world = _world_without_proof_jobs()
+    job = ProofJob(owner_id=world["users"][TEACHER], kind="lesson", filename="mine.yaml", source=OWN_LESSON,
+                   content_hash="0" * 64, status="done", result={"errors": [], "puzzles": 1, "problem": None,
+                                                                  "title": {"zh": "课", "en": "Lesson"}})
+    db.session.add(job)
+    db.session.commit()
+    world["args"]["proof_job"] = job.id
+    return world
+
+
+def snapshot() -> dict:  # noqa: F811
+    from teach.models import ProofJob
+
+    tables = _snapshot_without_proof_jobs()
+    tables["proof_job"] = sorted(tuple(str(v) for v in row)
+                                 for row in db.session.execute(sa.select(ProofJob.__table__)).all())
+    return tables
+
+
 def _fill(value, args):
     if isinstance(value, str) and value.startswith("{") and value.endswith("}"):
         return args[value[1:-1]]
