@@ -358,3 +358,23 @@ def test_a_double_submitted_sgf_puzzle_is_one_job(demo, server):
     assert first[0] == second[0] == 302 and first[1]["Location"] == second[1]["Location"]
     with demo.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(ProofJob)) == 1
+
+
+def test_a_proof_whose_parent_is_gone_stops_itself_soon_after_its_deadline():
+    """If the app process dies mid-proof, nobody kills the child at the deadline: it stops itself."""
+    import signal
+    import subprocess
+    import sys
+
+    from teach.lessons import prover
+
+    request = {"kind": "sgf", "setup": {"sgf": "(;SZ[13]AB[dd]AW[jj])", "size": 13, "to_play": "black"},
+               "lesson_id": "sgf-1-abcdef", "topic": "capture", "goal": "kill", "targets": ["K4"],
+               "text": {"zh": "杀", "en": "Kill"}, "title": {}, "deadline": 1}
+    start = time.monotonic()
+    child = subprocess.Popen([sys.executable, "-m", "teach.lessons.prover"], stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=str(prover.ROOT))
+    child.stdin.write(json.dumps(request).encode())
+    child.stdin.close()  # and never kill it
+    assert child.wait(GUARD) in (-signal.SIGALRM, -signal.SIGXCPU, -signal.SIGKILL)
+    assert time.monotonic() - start < 1 + prover.GRACE + 5
