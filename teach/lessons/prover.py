@@ -66,14 +66,18 @@ def run(request: dict, deadline: float, on_start: Callable[[int], None] | None =
     body = json.dumps({**request, "deadline": deadline}).encode()
     proc = subprocess.Popen([sys.executable, "-m", "teach.lessons.prover"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=str(ROOT))
-    if on_start is not None:
-        on_start(proc.pid)
     try:
-        out, err = proc.communicate(body, timeout=deadline)
+        if on_start is not None:
+            on_start(proc.pid)
+        out, err = proc.communicate(body, timeout=max(0.0, deadline - (time.monotonic() - start)))
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
         return {"status": "deadline", "errors": [], "puzzles": 0, "seconds": time.monotonic() - start}
+    except BaseException:  # whatever stops this runner, the child does not go on computing
+        proc.kill()
+        proc.wait()
+        raise
     seconds = time.monotonic() - start
     try:
         answer = json.loads(out) if proc.returncode == 0 else None

@@ -38,6 +38,7 @@ DEFAULTS = {
     "PROOF_RUNNER": True,  # start runner threads in the app; False: only `teach proofs run` works the queue
 }
 MAX_TRIES = 2
+KEEP_DAYS = 30  # days a finished job stays listed
 
 
 def setting(name: str):
@@ -99,12 +100,16 @@ def _runner_name() -> str:
 
 
 def sweep_stale() -> None:
-    """Jobs left running by a runner that died: taken again, or failed once they have had ``MAX_TRIES``."""
+    """Jobs left running by a runner that died: taken again, or failed once they have had ``MAX_TRIES``; finished
+    jobs past ``KEEP_DAYS`` dropped."""
     cutoff = utcnow() - timedelta(seconds=setting("PROOF_DEADLINE_SECONDS") + setting("PROOF_GRACE_SECONDS"))
     stale = sa.and_(ProofJob.status == "running", ProofJob.started_at < cutoff)
     db.session.execute(sa.update(ProofJob).where(stale, ProofJob.tries >= MAX_TRIES).values(
         status="failed", result={"errors": [], "problem": "lost"}, finished_at=utcnow()))
     db.session.execute(sa.update(ProofJob).where(stale).values(status="queued", runner=None))
+    # answers are kept a while for the teacher's list, not for ever
+    db.session.execute(sa.delete(ProofJob).where(ProofJob.status.in_(("done", "refused", "failed")),
+                                                 ProofJob.finished_at < utcnow() - timedelta(days=KEEP_DAYS)))
     db.session.commit()
 
 
@@ -167,6 +172,8 @@ def finish(job_id: int, runner: str, answer: dict, deadline: float) -> str:
         result["problem"] = None if result["errors"] else "unproven"
     else:
         job = db.session.get(ProofJob, job_id)
+        if job is None:  # its teacher was deleted meanwhile
+            return "gone"
         found = answer["lesson"]
         result["title"] = found["title"]
         if content.catalog().topic(found["topic"]) is None:
