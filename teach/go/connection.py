@@ -47,7 +47,7 @@ class ConnectionReader:
         # for it, so the reader need not spend nodes on retaking kos after threats
         self.reader = Reader(game, replace(limits, ko_threat_depth=-1))
         self.g = self.reader.g
-        self.nb = self.g._nb
+        self.nb = self.g.adjacent
         self.a, self.b = a, b
         self.owner = game.board[a]
         self.limits = limits
@@ -77,14 +77,14 @@ class ConnectionReader:
         except IllegalMove:
             return LOSE
         try:
-            ko = g._ko >= 0
+            ko = g.ko >= 0
             v = INVERT[(self._cut(1) if color == self.owner else self._connect(1))[0]]
         finally:
             g.undo()
         return min(v, KO_A) if ko else v
 
     def joined(self) -> bool:
-        ca, cb = self.g._chain[self.a], self.g._chain[self.b]
+        ca, cb = self.g.chain_of[self.a], self.g.chain_of[self.b]
         return ca is not None and ca is cb
 
     # ------------------------------------------------------------------ search
@@ -102,10 +102,10 @@ class ConnectionReader:
         """Can the chain on ``p`` be captured unconditionally, its enemy moving first (or its owner first,
         when ``first`` is False)? Asked of the tactical reader; only chains short of liberties are read."""
         g = self.g
-        ch = g._chain[p]
+        ch = g.chain_of[p]
         if ch is None or len(ch.libs) > self.cl.capture_libs:
             return False
-        key = (g.hash, g._ko, g._ko_color, min(ch.stones), first)
+        key = (g.hash, g.ko, g.ko_color, min(ch.stones), first)
         hit = self._captures.get(key)
         if hit is None:
             r = self.reader
@@ -124,12 +124,12 @@ class ConnectionReader:
     def _cutting_chains(self) -> list:
         """Enemy chains touching both of the connector's chains."""
         g = self.g
-        ca, cb = g._chain[self.a], g._chain[self.b]
+        ca, cb = g.chain_of[self.a], g.chain_of[self.b]
         around_a = self._around(ca)
         return [c for c in self._around(cb) if c in around_a]
 
     def _around(self, ch) -> list:
-        chain, nb = self.g._chain, self.nb
+        chain, nb = self.g.chain_of, self.nb
         out = []
         for s in ch.stones:
             for q in nb[s]:
@@ -140,7 +140,7 @@ class ConnectionReader:
 
     def _connect(self, depth: int) -> tuple[int, int | None]:
         g = self.g
-        ca, cb = g._chain[self.a], g._chain[self.b]
+        ca, cb = g.chain_of[self.a], g.chain_of[self.b]
         if ca is None or cb is None:
             return LOSE, None
         if ca is cb:
@@ -158,7 +158,7 @@ class ConnectionReader:
                 return WIN, move
         if depth >= self.cl.plies:
             return LOSE, None
-        key = ("C", g.hash, g._ko if g._ko_color == self.owner else -1)
+        key = ("C", g.hash, g.ko if g.ko_color == self.owner else -1)
         hit = self.tt.get(key)
         if hit is not None and hit[0] <= depth:
             return hit[1], hit[2]
@@ -168,7 +168,7 @@ class ConnectionReader:
 
     def _cut(self, depth: int) -> tuple[int, int | None]:
         g = self.g
-        ca, cb = g._chain[self.a], g._chain[self.b]
+        ca, cb = g.chain_of[self.a], g.chain_of[self.b]
         if ca is None or cb is None:
             return WIN, None
         if ca is cb:
@@ -186,7 +186,7 @@ class ConnectionReader:
                 return WIN, move
         if depth >= self.cl.plies:
             return WIN, None
-        key = ("D", g.hash, g._ko if g._ko_color == 3 - self.owner else -1)
+        key = ("D", g.hash, g.ko if g.ko_color == 3 - self.owner else -1)
         hit = self.tt.get(key)
         if hit is not None and hit[0] <= depth:
             return hit[1], hit[2]
@@ -207,7 +207,7 @@ class ConnectionReader:
                 g.play_point(m, color)
             except IllegalMove:
                 continue
-            ko = g._ko >= 0
+            ko = g.ko >= 0
             if ko and depth > self.limits.ko_depth:
                 g.undo()
                 continue
@@ -276,7 +276,7 @@ class ConnectionReader:
 
 
 def _read(game: Game, a: str, b: str, what: str, limits: Limits) -> tuple[str, str | None]:
-    r = ConnectionReader(game, game._require_point(a), game._require_point(b), limits)
+    r = ConnectionReader(game, game.require_point(a), game.require_point(b), limits)
     try:
         result, move = r.connect() if what == "connect" else r.disconnect()
     except BudgetExceeded:

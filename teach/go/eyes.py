@@ -53,7 +53,7 @@ class EyeValue:
 
 def eye_space(game: Game, p: int, limit: int = EYE_SPACE_MAX) -> EyeSpace | None:
     """The eye space holding point ``p``, or None when ``p`` is in no small enclosed area."""
-    board, chain, nb = game.board, game._chain, game._nb
+    board, chain, nb = game.board, game.chain_of, game.adjacent
     here = board[p]
     if here != EMPTY:
         # a stone is in an eye space when its chain is shut inside one of the other colour's
@@ -116,7 +116,7 @@ def _test_position(game: Game, space: EyeSpace, extra_eye: bool) -> tuple[Game, 
     """The test position (see the module docstring) and a stone of the owner's wall; None when the board
     around the space leaves no room to build it."""
     size = game.size
-    board, nb = game.board, game._nb
+    board, nb = game.board, game.adjacent
     owner, enemy = space.color, 3 - space.color
     pts = space.points
     colour = [EMPTY] * len(board)
@@ -202,12 +202,12 @@ def _test_position(game: Game, space: EyeSpace, extra_eye: bool) -> tuple[Game, 
     best = None
     for q in sorted(pts):
         for r in nb[q]:
-            c = g._chain[r]
+            c = g.chain_of[r]
             if c is not None and c.color == owner and (best is None or len(c.stones) > len(best.stones)):
                 best = c
     if best is None:
         return None
-    g._to_move = enemy
+    g.to_move = enemy
     return g, min(best.stones)
 
 

@@ -67,7 +67,7 @@ _WON, _LOST, _OPEN = (WIN, WIN), (LOSE, LOSE), (LOSE, WIN)
 def empty_area(game: Game, start: int, limit: int) -> tuple[set[int], bool]:
     """The empty points connected to ``start`` through empty points (at most ``limit`` + 1 of them); True
     when the area is closed within the limit."""
-    board, nb = game.board, game._nb
+    board, nb = game.board, game.adjacent
     seen = {start}
     stack = [start]
     while stack:
@@ -89,7 +89,7 @@ def default_region(game: Game, group: int, eye_max: int = EYE_MAX, link: bool = 
     chain of its colour bordering that eye space. The region adds the group's stones, its liberties and the
     liberties' empty neighbours, and the stones and liberties of enemy chains touching the group that are
     short of liberties (two or fewer: a capturing race)."""
-    board, chain, nb = game.board, game._chain, game._nb
+    board, chain, nb = game.board, game.chain_of, game.adjacent
     first = chain[group]
     if first is None:
         raise ValueError("no stone at the group's point")
@@ -162,7 +162,7 @@ class LifeReader:
             raise ValueError("no stone at the group's point")
         self.g = g = reading_copy(game)
         self.size = game.size
-        self.nb = g._nb
+        self.nb = g.adjacent
         self.target = group
         self.defender = g.board[group]
         self.attacker = 3 - self.defender
@@ -233,7 +233,7 @@ class LifeReader:
         for p in points:
             if g.board[p] != EMPTY:
                 continue
-            if g.is_legal_point(p, color) or (p == g._ko and g._ko_color == color):
+            if g.is_legal_point(p, color) or (p == g.ko and g.ko_color == color):
                 out.append(p)
         return out
 
@@ -249,23 +249,23 @@ class LifeReader:
 
     def _set_turn(self, color: int) -> None:
         g = self.g
-        if g._to_move != color:
-            g._to_move = color
-            if g._ko_color != color:
-                g._ko = -1  # the ban was for the other side: the turn passed, so it is gone
+        if g.to_move != color:
+            g.to_move = color
+            if g.ko_color != color:
+                g.ko = -1  # the ban was for the other side: the turn passed, so it is gone
 
     def _root(self, color: int) -> tuple[int, int | None]:
         g = self.g
-        saved = (g._to_move, g._ko, g._ko_color)
+        saved = (g.to_move, g.ko, g.ko_color)
         self._start()
         try:
             if self._root_alive:
                 return (WIN, None) if color == self.defender else (LOSE, None)
             self._set_turn(color)
-            t = g._chain[self.target]
+            t = g.chain_of[self.target]
             if len(t.libs) >= 2 and self._pass_alive(t):
                 return (WIN, None) if color == self.defender else (LOSE, None)
-            ban = g._ko if (g._ko >= 0 and g._ko_color == color) else -1
+            ban = g.ko if (g.ko >= 0 and g.ko_color == color) else -1
             best_lo, best_hi, best_move = -1, -1, None
             moves = self._ordered(color, t, None, ban)
             if color == self.defender:  # no move needed is the best answer, when it is one
@@ -291,18 +291,18 @@ class LifeReader:
                 best_move = None
             return best_lo, best_move
         finally:
-            g._to_move, g._ko, g._ko_color = saved
+            g.to_move, g.ko, g.ko_color = saved
 
     def _after(self, move: int, color: int, fresh: bool = True) -> int:
         g = self.g
         if g.board[move] != EMPTY:
             return LOSE
-        saved = (g._to_move, g._ko, g._ko_color)
+        saved = (g.to_move, g.ko, g.ko_color)
         if fresh:
             self._start()
         try:
             self._set_turn(color)
-            ban = g._ko if (g._ko >= 0 and g._ko_color == color) else -1
+            ban = g.ko if (g.ko >= 0 and g.ko_color == color) else -1
             got = self._value(move, color, -1, 4, 0, ban)
             if got is None:
                 return LOSE
@@ -310,7 +310,7 @@ class LifeReader:
                 raise BudgetExceeded(self.nodes)
             return got[0]
         finally:
-            g._to_move, g._ko, g._ko_color = saved
+            g.to_move, g.ko, g.ko_color = saved
 
     # ------------------------------------------------------------------ search
     def _value(self, m: int, side: int, alpha: int, beta: int, depth: int, ban: int) -> tuple[int, int] | None:
@@ -352,7 +352,7 @@ class LifeReader:
         window [alpha, beta]. A result below alpha is only an upper bound, one above beta only a lower bound;
         a line cut by the depth limit leaves both open, so a proof never rests on it."""
         g = self.g
-        t = g._chain[self.target]
+        t = g.chain_of[self.target]
         attacker = self.attacker
         if t is None:
             return _WON if side == attacker else _LOST
@@ -360,12 +360,12 @@ class LifeReader:
             return _LOST if side == attacker else _WON
         if side == attacker and len(t.libs) == 1:
             (lib,) = t.libs
-            if not (lib == g._ko and g._ko_color == side) and g.is_legal_point(lib, side):
+            if not (lib == g.ko and g.ko_color == side) and g.is_legal_point(lib, side):
                 return _WON
         self._tick()
         if depth >= self.limits.max_depth:
             return _OPEN  # unknown: the line is too long to read
-        ban = g._ko if (g._ko >= 0 and g._ko_color == side) else -1
+        ban = g.ko if (g.ko >= 0 and g.ko_color == side) else -1
         key = (g.hash, side, ban, self._retakes)
         entry = self.tt.get(key)
         tt_move = None
@@ -410,7 +410,7 @@ class LifeReader:
     def _ordered(self, side: int, t, tt_move: int | None, ban: int) -> list[int]:
         """The moves worth trying for ``side``, best guesses first (suicides and own-eye fills left out)."""
         g = self.g
-        board, chain, nb = g.board, g._chain, self.nb
+        board, chain, nb = g.board, g.chain_of, self.nb
         region, eye = self.region, self.eye
         defender = side == self.defender
         history = self._history[side]
@@ -489,7 +489,7 @@ class LifeReader:
     def _outside_liberties(self) -> list[int]:
         """Liberties outside the region of the target and of the defender's chains with stones in the region."""
         g = self.g
-        board, chain = g.board, g._chain
+        board, chain = g.board, g.chain_of
         d = self.defender
         region = self.region
         t = chain[self.target]
@@ -530,7 +530,7 @@ class LifeReader:
         nothing changes: the chains left are pass-alive. Leaving chains or regions out only strikes off more,
         so the answer "alive" is always right."""
         g = self.g
-        board, chain, nb = g.board, g._chain, self.nb
+        board, chain, nb = g.board, g.chain_of, self.nb
         d = t.color
         region_of: dict[int, int] = {}  # point -> the flood that reached it
         regions: list[tuple[list[int], list]] = []  # (empty points, bordering chains) of the small regions
@@ -621,7 +621,7 @@ class LifeReader:
 def solve(game: Game, point: str, goal: str, limits: Limits = Limits()) -> tuple[str, str | None]:
     """For callers outside the engine: ("win"|"ko"|"lose"|"unknown", move name or None) for the goal
     ``kill`` (the other colour moves first) or ``live`` (the group's owner moves first)."""
-    p = game._require_point(point)
+    p = game.require_point(point)
     reader = LifeReader(game, p, limits=limits)
     try:
         result, move = reader.kill() if goal == "kill" else reader.live()

@@ -92,9 +92,9 @@ def reading_copy(game: Game) -> Game:
     white = [p for p, c in enumerate(game.board) if c == 2]
     if black or white:
         g.setup(black=black, white=white)
-    g._to_move = game._to_move
-    g._ko, g._ko_color = game._ko, game._ko_color
-    g._log.clear()
+    g.to_move = game.to_move
+    g.ko, g.ko_color = game.ko, game.ko_color
+    g.clear_undo()
     g.keep_no_history()
     return g
 
@@ -106,7 +106,7 @@ class Reader:
         self.g = reading_copy(game)
         self.limits = limits
         self.size = game.size
-        self.nb = self.g._nb
+        self.nb = self.g.adjacent
         self.cache: dict[tuple, tuple[int, int, int | None]] = {}  # key -> (depth read at, result, move)
         self.nodes = 0
         self._deadline = 0.0
@@ -141,8 +141,8 @@ class Reader:
         except IllegalMove:
             return LOSE
         try:
-            ko_taken = g._ko >= 0
-            if g._chain[point] is None:
+            ko_taken = g.ko >= 0
+            if g.chain_of[point] is None:
                 v = WIN if attacker else LOSE
                 if attacker and not ko_taken and (back := self._snapped_back(move)) is not None:
                     v = self._after_snapback(back, owner, 1)
@@ -212,8 +212,8 @@ class Reader:
         except IllegalMove:
             return False
         try:
-            ch = g._chain[t]
-            if g._ko >= 0 or ch is None:
+            ch = g.chain_of[t]
+            if g.ko >= 0 or ch is None:
                 return False  # captures and ko fights are read through at every depth already
             shut3 = False
             if not attacker and len(ch.libs) > lim.verify_libs:
@@ -243,7 +243,7 @@ class Reader:
             return False
         g.play_point(reply, 3 - color)
         try:
-            if g._chain[t] is None:
+            if g.chain_of[t] is None:
                 return not attacker
             return (self._attack if attacker else self._defend)(t, 0)[0] == LOSE
         finally:
@@ -263,12 +263,12 @@ class Reader:
         read nearer the root is at least as thorough. One read farther from the root is not reused, but its best
         move is tried first (the verification's root-width re-reads meet these all the time)."""
         g = self.g
-        ko = g._ko if g._ko_color == side else -1
+        ko = g.ko if g.ko_color == side else -1
         return (kind, g.hash, ko, side, t, self._threat_used)
 
     def _attack(self, t: int, depth: int) -> tuple[int, int | None]:
         g = self.g
-        ch = g._chain[t]
+        ch = g.chain_of[t]
         if ch is None:
             return WIN, None
         self._tick()
@@ -278,7 +278,7 @@ class Reader:
         lim = self.limits
         if n == 1:
             (lib,) = libs
-            if not (lib == g._ko and attacker == g._ko_color) and not self._takes_ko(ch, lib):
+            if not (lib == g.ko and attacker == g.ko_color) and not self._takes_ko(ch, lib):
                 if any(g.board[q] == EMPTY for q in self.nb[lib]):
                     return WIN, lib  # the capturing stone has a liberty of its own: nothing can take it back
                 g.play_point(lib, attacker)
@@ -297,15 +297,15 @@ class Reader:
             return hit[1], hit[2]
         moves = _hinted(hit, self._attack_moves(ch, attacker, depth))
         best, best_move = self._best(t, moves, attacker, depth, self._defend)
-        if best == LOSE and n == 1 and g._ko in libs and attacker == g._ko_color:
+        if best == LOSE and n == 1 and g.ko in libs and attacker == g.ko_color:
             # the capture is forbidden by ko right now: it works if the attacker wins the ko
-            best, best_move = KO_B, g._ko
+            best, best_move = KO_B, g.ko
         self.cache[key] = (depth, best, best_move)
         return best, best_move
 
     def _defend(self, t: int, depth: int) -> tuple[int, int | None]:
         g = self.g
-        ch = g._chain[t]
+        ch = g.chain_of[t]
         if ch is None:
             return LOSE, None
         self._tick()
@@ -350,16 +350,16 @@ class Reader:
                     continue
                 g.play_point(m, color, allow_repeat=True)
                 threat = self._threat_used = True
-            ko_taken = g._ko >= 0
+            ko_taken = g.ko >= 0
             threats_spent = self._threat_used
-            captured = g._chain[t] is None
+            captured = g.chain_of[t] is None
             if ko_taken and depth > lim.ko_depth and not captured:
                 g.undo()
                 continue
             try:
                 if not captured:
                     v = INVERT[answer(t, depth + 1)[0]]
-                elif ko_taken and g._ko == t and not threats_spent and depth + 1 <= lim.ko_threat_depth:
+                elif ko_taken and g.ko == t and not threats_spent and depth + 1 <= lim.ko_threat_depth:
                     v = self._after_retake(t, 3 - color, depth + 1)
                 elif not ko_taken and (back := self._snapped_back(m)) is not None:
                     v = self._after_snapback(back, 3 - color, depth + 1)
@@ -386,7 +386,7 @@ class Reader:
         """The move just played captured the target; is the capturing chain left in atari, so that the defender
         takes it straight back (a snapback, 倒扑; a plain ko is handled as a ko)? The point of that recapture."""
         g = self.g
-        capturer = g._chain[move]
+        capturer = g.chain_of[move]
         if len(capturer.libs) != 1:
             return None
         (back,) = capturer.libs
@@ -407,7 +407,7 @@ class Reader:
         left alone with that one liberty? (The same test as the engine's, without playing the move.)"""
         if len(ch.stones) != 1:
             return False
-        chain = self.g._chain
+        chain = self.g.chain_of
         for q in self.nb[lib]:
             c = chain[q]
             if c is None or c.color != ch.color or (c is not ch and len(c.libs) == 1):
@@ -427,7 +427,7 @@ class Reader:
             except IllegalMove:
                 continue
             try:
-                if len(g._chain[lib].libs) > 1:
+                if len(g.chain_of[lib].libs) > 1:
                     return False
             finally:
                 g.undo()
@@ -526,7 +526,7 @@ class Reader:
             # the capture on the last liberty is a ko (or forbidden): take away what connecting there would
             # give, so that the defender's connection at the ko leaves it short of liberties anyway
             (lib,) = libs
-            chain = g._chain
+            chain = g.chain_of
             for q in nb[lib]:
                 d = chain[q]
                 if d is None:
@@ -614,8 +614,8 @@ class Reader:
         done = len(moves)
         lim = self.limits
         forcing = depth > lim.branch_depth
-        ko = g._ko
-        if ko >= 0 and g._ko_color == defender and ko not in seen and any(ko in a.libs for a in around):
+        ko = g.ko
+        if ko >= 0 and g.ko_color == defender and ko not in seen and any(ko in a.libs for a in around):
             # the attacker just took a ko on a liberty of a chain around us: retaking it (after a threat) also
             # shortens that chain
             seen.add(ko)
@@ -644,7 +644,7 @@ class Reader:
         if n <= 3 and depth <= lim.guard_depth:
             # a short attacker next to us is kept alive by its own stones next to its liberties (where our stone
             # would be taken at once): shorten those guards, so that the attacker's liberties open up
-            chain = g._chain
+            chain = g.chain_of
             for a in around:
                 if len(a.libs) != 2:
                     continue
@@ -743,7 +743,7 @@ class Reader:
 
     def _chains_at(self, points, color: int) -> list:
         """The chains of ``color`` next to any of ``points``, each once, in the order first met."""
-        chain, nb = self.g._chain, self.nb
+        chain, nb = self.g.chain_of, self.nb
         found = []
         for p in points:
             for q in nb[p]:
@@ -764,7 +764,7 @@ def ladder_attack(game: Game, point: int, limits: Limits = Limits()) -> tuple[in
     reader._start()
 
     def chase(t: int, depth: int) -> tuple[int, int | None]:
-        ch = g._chain[t]
+        ch = g.chain_of[t]
         if ch is None:
             return WIN, None
         reader._tick()
@@ -778,7 +778,7 @@ def ladder_attack(game: Game, point: int, limits: Limits = Limits()) -> tuple[in
         return reader._best(t, moves, attacker, depth, lambda t, d: (escape(t, d), None))
 
     def escape(t: int, depth: int) -> int:
-        ch = g._chain[t]
+        ch = g.chain_of[t]
         if len(ch.libs) != 1:
             return WIN
         best = LOSE
@@ -803,7 +803,7 @@ def ladder_attack(game: Game, point: int, limits: Limits = Limits()) -> tuple[in
 def read(game: Game, what: str, point: str, limits: Limits = Limits()) -> tuple[str, str | None]:
     """Convenience for callers outside the engine: ("win"|"ko"|"lose"|"unknown", move name or None)."""
     reader = Reader(game, limits)
-    p = game._require_point(point)
+    p = game.require_point(point)
     try:
         result, move = (reader.attack if what == "attack" else reader.defend)(p)
     except BudgetExceeded:
