@@ -27,12 +27,13 @@ from dataclasses import dataclass
 
 from .game import EMPTY, Game
 from .lifedeath import LifeReader
-from .reading import LOSE, BudgetExceeded, Limits
+from .reading import LOSE
+from .search import Budget, BudgetExceeded
 
 __all__ = ["EyeSpace", "EyeValue", "eye_space", "eye_value", "EYE_SPACE_MAX", "EYE_LIMITS"]
 
 EYE_SPACE_MAX = 10  # empty points; a bigger area is territory, not an eye space
-EYE_LIMITS = Limits(nodes=30_000, seconds=2.0)
+EYE_LIMITS = Budget(nodes=30_000, seconds=2.0)
 KEEP = 1  # the stones this many steps around an eye space are copied into the test position
 
 
@@ -229,7 +230,7 @@ def _holes(comp: list[int], count: int, nb, pts) -> list[int]:
     return chosen
 
 
-def _eyes(game: Game, space: EyeSpace, limits: Limits) -> dict | None:
+def _eyes(game: Game, space: EyeSpace, limits: Budget) -> dict | None:
     """Read the two test positions: {(eyes needed, first mover): (won, move)}."""
     out = {}
     region = set(space.points)
@@ -249,7 +250,7 @@ def _eyes(game: Game, space: EyeSpace, limits: Limits) -> dict | None:
     return out
 
 
-def eye_value(game: Game, p: int, limits: Limits = EYE_LIMITS) -> EyeValue | None:
+def eye_value(game: Game, p: int, limits: Budget = EYE_LIMITS) -> EyeValue | None:
     """The value of the eye space holding ``p``; None when ``p`` is in no eye space or reading ran out."""
     space = eye_space(game, p)
     if space is None:

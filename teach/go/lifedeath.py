@@ -27,7 +27,7 @@ point, threat-retakes used). The rules of this local game:
   stored in the table may in rare cases depend on the line that reached it).
 - Results use reading.py's scale for the side to move (WIN, KO_A, KO_B, LOSE; ``INVERT`` flips the side).
 
-Every search result is a pair of bounds (lo, hi). A line longer than ``Limits.max_depth`` is unknown,
+Every search result is a pair of bounds (lo, hi). A line longer than ``Budget.max_depth`` is unknown,
 (LOSE, WIN); a root answer that still has open bounds, or a search over its node or time budget, raises
 ``BudgetExceeded``: the honest answer is ``unknown``, never a guess.
 
@@ -42,24 +42,23 @@ Pure Python: standard library and ``teach.go`` only.
 
 from __future__ import annotations
 
-import time
-
 from .game import EMPTY, Game, IllegalMove
-from .reading import GTP_CODE, KO_A, KO_B, LOSE, NAMES, WIN, BudgetExceeded, Limits, reading_copy
+from .reading import GTP_CODE, KO_A, KO_B, LOSE, NAMES, WIN, Limits, reading_copy
+from .search import Budget, BudgetExceeded, Search, named
 
 try:  # unconditional life (GNU Go's unconditional_status), written alongside this module
     from .life import unconditionally_alive as _life_alive
 except ImportError:  # pragma: no cover - the module ships with the package
     _life_alive = None
 
-__all__ = ["LifeReader", "default_region", "owl", "solve", "dragon_status", "KO_THREATS", "BudgetExceeded", "Limits",
-           "WIN", "KO_A", "KO_B", "LOSE"]
+__all__ = ["LifeReader", "default_region", "owl", "solve", "dragon_status", "KO_THREATS", "Budget", "BudgetExceeded",
+           "Limits", "WIN", "KO_A", "KO_B", "LOSE"]
 
 EYE_MAX = 16  # an enclosed area of more points than this is open space, not eye space
 BENSON_REGION_MAX = 14  # regions bigger than this are never vital in the local pass-alive check
 BENSON_CHAINS_MAX = 40  # chains looked at by the local pass-alive check before it gives up (says "no")
 KO_THREATS = 2  # threat-retakes allowed on one line of play
-OWL_LIMITS = Limits(nodes=250_000, seconds=5.0)  # GTP owl_attack / owl_defend (GNU Go's regression timeout: 10 s)
+OWL_LIMITS = Budget(nodes=250_000, seconds=5.0)  # GTP owl_attack / owl_defend (GNU Go's regression timeout: 10 s)
 _PASS = -1
 _WON, _LOST, _OPEN = (WIN, WIN), (LOSE, LOSE), (LOSE, WIN)
 
@@ -153,13 +152,16 @@ def default_region(game: Game, group: int, eye_max: int = EYE_MAX, link: bool = 
     return region, eye
 
 
-class LifeReader:
-    """Reads the life and death of one group. Keep one reader per position to share its transposition table."""
+class LifeReader(Search):
+    """Reads the life and death of one group. Keep one reader per position to share its transposition table.
 
-    def __init__(self, game: Game, group: int, region: set[int] | None = None, limits: Limits = Limits(),
+    ``limits``: a ``Budget`` (nodes, seconds, max_depth); the tactical ``Limits`` are one too."""
+
+    def __init__(self, game: Game, group: int, region: set[int] | None = None, limits: Budget = Budget(),
                  ko_threats: int = KO_THREATS) -> None:
         if game.board[group] == EMPTY:
             raise ValueError("no stone at the group's point")
+        super().__init__(limits)
         self.g = g = reading_copy(game)
         self.size = game.size
         self.nb = g.adjacent
@@ -175,15 +177,12 @@ class LifeReader:
         self.region = frozenset(region)
         self.eye = frozenset(eye)
         self._moves_list = sorted(self.region)
-        self.limits = limits
         self.ko_threats = ko_threats
         self.tt: dict[tuple, list] = {}
         self._alive_cache: dict[int, bool] = {}
         self._path: set[tuple] = set()
         self._retakes = 0
         self._history: dict[int, dict[int, int]] = {1: {}, 2: {}}  # cutoffs each move made, per colour
-        self.nodes = 0
-        self._deadline = 0.0
         self._root_alive = False
         if _life_alive is not None:
             self._root_alive = group in _life_alive(game, self.defender)
@@ -238,15 +237,6 @@ class LifeReader:
         return out
 
     # ------------------------------------------------------------------ driver
-    def _start(self) -> None:
-        self.nodes = 0
-        self._deadline = time.perf_counter() + self.limits.seconds
-
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.limits.nodes or (self.nodes & 127 == 0 and time.perf_counter() > self._deadline):
-            raise BudgetExceeded(self.nodes)
-
     def _set_turn(self, color: int) -> None:
         g = self.g
         if g.to_move != color:
@@ -618,19 +608,15 @@ class LifeReader:
 
 
 # ---------------------------------------------------------------------- conveniences
-def solve(game: Game, point: str, goal: str, limits: Limits = Limits()) -> tuple[str, str | None]:
+def solve(game: Game, point: str, goal: str, limits: Budget = Budget()) -> tuple[str, str | None]:
     """For callers outside the engine: ("win"|"ko"|"lose"|"unknown", move name or None) for the goal
     ``kill`` (the other colour moves first) or ``live`` (the group's owner moves first)."""
     p = game.require_point(point)
     reader = LifeReader(game, p, limits=limits)
-    try:
-        result, move = reader.kill() if goal == "kill" else reader.live()
-    except BudgetExceeded:
-        return "unknown", None
-    return NAMES[result], (game.name(move) if move is not None else None)
+    return named(reader.kill if goal == "kill" else reader.live, NAMES, game.name)
 
 
-def owl(game: Game, point: int, what: str, limits: Limits | None = None) -> tuple[int, int | None]:
+def owl(game: Game, point: int, what: str, limits: Budget | None = None) -> tuple[int, int | None]:
     """GNU Go's owl_attack / owl_defend on the group at ``point``: (GTP code 0-3, move or None).
 
     A budget that runs out answers 0 (GNU Go's "no attack/defence found")."""
@@ -644,7 +630,7 @@ def owl(game: Game, point: int, what: str, limits: Limits | None = None) -> tupl
     return GTP_CODE[result], move
 
 
-def dragon_status(game: Game, point: int, limits: Limits | None = None) -> tuple[str, int | None, int | None]:
+def dragon_status(game: Game, point: int, limits: Budget | None = None) -> tuple[str, int | None, int | None]:
     """GNU Go's ``dragon_status`` of the group at ``point``: ("alive"|"critical"|"dead"|"unknown", attack
     point, defence point). Alive: no kill with the attacker moving first; dead: no life with the owner moving
     first; critical: whoever moves first wins (both points given; a ko counts as a win, as in GNU Go).

@@ -17,17 +17,16 @@ self-atari to fill, its empty neighbours (the approach moves). Both sides may pa
 the race (seki when nothing was captured). A move that repeats a position of the current line is not played,
 so ko fights end: the side that takes a ko first wins it (no threats are read; the verdict does not flag ko).
 
-A line longer than ``Limits.max_depth`` or a search over its node or time budget raises ``BudgetExceeded``:
+A line longer than ``Budget.max_depth`` or a search over its node or time budget raises ``BudgetExceeded``:
 the honest answer is ``unknown``.
 """
 
 from __future__ import annotations
 
-import time
-
 from .game import EMPTY, Game, IllegalMove
 from .lifedeath import empty_area
-from .reading import BudgetExceeded, Limits, reading_copy
+from .reading import reading_copy
+from .search import Budget, BudgetExceeded, Search
 
 LOSE, SEKI, WIN = 0, 1, 2
 RACE_NAMES = {WIN: "win", SEKI: "seki", LOSE: "lose"}
@@ -53,24 +52,24 @@ def race_chains(game: Game, targets: list[int]) -> list[int]:
     return list(out.values())
 
 
-class RaceReader:
-    """Reads a capturing race from one position. ``tt`` may be shared between readers of the same race."""
+class RaceReader(Search):
+    """Reads a capturing race from one position. ``tt`` may be shared between readers of the same race.
 
-    def __init__(self, game: Game, targets: list[int], ours: list[int] | None = None, limits: Limits = Limits(),
+    ``limits``: a ``Budget`` (nodes, seconds, max_depth); the tactical ``Limits`` are one too."""
+
+    def __init__(self, game: Game, targets: list[int], ours: list[int] | None = None, limits: Budget = Budget(),
                  tt: dict | None = None) -> None:
         if any(game.board[t] == EMPTY for t in targets):
             raise ValueError("no stone at a target point")
+        super().__init__(limits)
         self.g = g = reading_copy(game)
         self.nb = g.adjacent
         self.targets = list(targets)
         self.owner = g.board[self.targets[0]]
         self.solver = 3 - self.owner
         self.ours = list(ours) if ours is not None else race_chains(g, self.targets)
-        self.limits = limits
         self.tt: dict[tuple, tuple[int, int, int | None]] = {} if tt is None else tt
         self._path: set[tuple] = set()
-        self.nodes = 0
-        self._deadline = 0.0
 
     # ------------------------------------------------------------------ public API
     def best(self, passes: int = 0) -> tuple[int, int | None]:
@@ -124,15 +123,6 @@ class RaceReader:
             yield limit
             limit += 2
         yield self.limits.max_depth
-
-    def _start(self) -> None:
-        self.nodes = 0
-        self._deadline = time.perf_counter() + self.limits.seconds
-
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.limits.nodes or (self.nodes & 127 == 0 and time.perf_counter() > self._deadline):
-            raise BudgetExceeded(self.nodes)
 
     def _over(self) -> int | None:
         board = self.g.board

@@ -17,12 +17,12 @@ the side to move takes the ko first), KO_B (works only by winning a ko the other
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from itertools import islice
 
 from .game import EMPTY, Game, IllegalMove, Rules
+from .search import Budget, BudgetExceeded, Search, named
 
 LOSE, KO_B, KO_A, WIN = 0, 1, 2, 3
 INVERT = (WIN, KO_A, KO_B, LOSE)  # the same line seen from the other side
@@ -30,19 +30,13 @@ GTP_CODE = {WIN: 1, KO_A: 2, KO_B: 3, LOSE: 0}
 NAMES = {WIN: "win", KO_A: "ko", KO_B: "ko", LOSE: "lose"}
 
 
-class BudgetExceeded(Exception):
-    """The search ran out of nodes or time: the honest answer is ``unknown``."""
-
-
 @dataclass(frozen=True)
-class Limits:
-    """Reading budgets. The node budget decides: the same position gets the same answer on any machine, under
-    any load. The clock is only a safety net far above what the node budget takes (a few seconds here); a server
-    that must answer within a set time passes its own ``seconds``, accepting an ``unknown`` on a busy machine."""
+class Limits(Budget):
+    """The tactical reader's budget (nodes, seconds, max_depth: see ``search.Budget``) and how wide it reads at
+    each depth. The clock is only a safety net far above what the node budget takes (a few seconds here); a
+    server that must answer within a set time passes its own ``seconds``, accepting an ``unknown`` on a busy
+    machine."""
 
-    nodes: int = 200_000
-    seconds: float = 60.0
-    max_depth: int = 80  # plies; ladders across a 19x19 board stay well inside
     branch_depth: int = 13  # deeper than this only forcing lines (ataris, escapes, captures) are read
     fourlib_depth: int = 7  # a chain with four liberties is attacked only this close to the root
     threelib_depth: int = 12  # and one with three liberties only this close (deeper, open-board fights explode)
@@ -99,17 +93,15 @@ def reading_copy(game: Game) -> Game:
     return g
 
 
-class Reader:
+class Reader(Search, clock_every=256):
     """Reads one position. Keep one Reader per position to share its transposition table."""
 
     def __init__(self, game: Game, limits: Limits = Limits()) -> None:
+        super().__init__(limits)
         self.g = reading_copy(game)
-        self.limits = limits
         self.size = game.size
         self.nb = self.g.adjacent
         self.cache: dict[tuple, tuple[int, int, int | None]] = {}  # key -> (depth read at, result, move)
-        self.nodes = 0
-        self._deadline = 0.0
         self._threat_used = False  # someone already retook a ko after a threat in this line
         self._excluded: set[int] = set()  # first moves found refuted at the root
 
@@ -155,10 +147,6 @@ class Reader:
         if v > LOSE and self.limits.verify and self._refuted(point, move, color, v, attacker):
             v = LOSE
         return min(v, KO_A) if ko_taken and v > KO_A else v
-
-    def _start(self) -> None:
-        self.nodes = 0
-        self._deadline = time.perf_counter() + self.limits.seconds
 
     def _run(self, fn, point: int) -> tuple[int, int | None]:
         if self.g.board[point] == EMPTY:
@@ -226,7 +214,7 @@ class Reader:
             try:
                 return self._refutes(t, color, claimed, attacker)
             except BudgetExceeded:
-                if shut3 and self.nodes <= lim.nodes and time.perf_counter() <= self._deadline:
+                if shut3 and self.nodes <= lim.nodes and self._in_time():
                     return False  # only this check's own share ran out
                 raise
             finally:
@@ -248,11 +236,6 @@ class Reader:
             return (self._attack if attacker else self._defend)(t, 0)[0] == LOSE
         finally:
             g.undo()
-
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.limits.nodes or (self.nodes & 255 == 0 and time.perf_counter() > self._deadline):
-            raise BudgetExceeded(self.nodes)
 
     # ------------------------------------------------------------------ search
     def _key(self, kind: str, t: int, side: int) -> tuple:
@@ -804,11 +787,7 @@ def read(game: Game, what: str, point: str, limits: Limits = Limits()) -> tuple[
     """Convenience for callers outside the engine: ("win"|"ko"|"lose"|"unknown", move name or None)."""
     reader = Reader(game, limits)
     p = game.require_point(point)
-    try:
-        result, move = (reader.attack if what == "attack" else reader.defend)(p)
-    except BudgetExceeded:
-        return "unknown", None
-    return NAMES[result], (game.name(move) if move is not None else None)
+    return named(lambda: (reader.attack if what == "attack" else reader.defend)(p), NAMES, game.name)
 
 
 __all__ = ["BudgetExceeded", "GTP_CODE", "KO_A", "KO_B", "LOSE", "Limits", "Reader", "WIN", "ladder_attack", "read"]

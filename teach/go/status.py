@@ -31,11 +31,12 @@ from dataclasses import dataclass, field
 from .game import EMPTY, Game
 from .life import unconditional_statuses
 from .lifedeath import LifeReader
-from .reading import LOSE, BudgetExceeded, Limits
+from .reading import LOSE
+from .search import Budget, BudgetExceeded
 
 __all__ = ["Estimate", "estimate", "dragons", "STATUS_LIMITS"]
 
-STATUS_LIMITS = Limits(nodes=6_000, seconds=1.5)  # per dragon: the reader's budget
+STATUS_LIMITS = Budget(nodes=6_000, seconds=1.5)  # per dragon: the reader's budget
 PLAYOUTS = 200  # random games played to the end for the groups reading leaves open
 OWNED = 0.6  # mean ownership (from -1 to 1, own colour positive) that calls a group alive, its negative dead
 AREA_MAX = 12  # an enclosed area this small is one eye space: the chains around it are one dragon
@@ -136,7 +137,7 @@ def dragons(game: Game) -> list[list]:
     return [groups[k] for k in sorted(groups)]
 
 
-def _read(game: Game, group: list, limits: Limits) -> str:
+def _read(game: Game, group: list, limits: Budget) -> str:
     """alive / dead / unsure for one dragon, read from its biggest chain."""
     target = max(group, key=lambda c: (len(c.stones), -min(c.stones)))
     point = min(target.stones)
@@ -185,7 +186,7 @@ def _self_atari(game: Game, p: int, color: int) -> bool:
     return len(game.liberties_after(p, color)) <= 1
 
 
-def estimate(game: Game, limits: Limits = STATUS_LIMITS, playouts: int = PLAYOUTS) -> Estimate:
+def estimate(game: Game, limits: Budget = STATUS_LIMITS, playouts: int = PLAYOUTS) -> Estimate:
     """Alive, dead, seki and unsure stones of the position (see the module docstring)."""
     est = Estimate(game)
     status = unconditional_statuses(game)
