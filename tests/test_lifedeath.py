@@ -142,7 +142,7 @@ def test_vital_points_are_the_points_with_most_room():
                  "rabbity six 葡萄六"):
         game, group, marks = shape_position(name, "centre", 9, WHITE)
         eye = set(marks)
-        room = {p: sum(1 for q in game._nb[p] if q in eye) for p in eye}
+        room = {p: sum(1 for q in game.adjacent[p] if q in eye) for p in eye}
         vital = [p for p, ch in marks.items() if ch == "*"]
         assert len(vital) == 1 and room[vital[0]] == max(room.values()), name
         assert sum(1 for v in room.values() if v == max(room.values())) == 1, name
@@ -472,7 +472,7 @@ def test_local_pass_alive_check_never_claims_more_than_teach_go_life():
             for ch in game.chains():
                 if ch.color == color:
                     reader = LifeReader(game, ch.stones[0])
-                    if reader._benson(reader.g._chain[ch.stones[0]]):
+                    if reader._benson(reader.g.chain_of[ch.stones[0]]):
                         claimed += 1
                         assert ch.stones[0] in alive, "\n" + str(game)
     assert claimed > 10

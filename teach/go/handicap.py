@@ -44,7 +44,7 @@ def place_free_handicap(game: "Game", points: list[str]) -> list[str]:
         raise ValueError("handicap stones go on an empty board")
     if len(points) < 2:
         raise ValueError("a handicap is at least 2 stones")
-    pts = [game._require_point(m) for m in points]
+    pts = [game.require_point(m) for m in points]
     if len(set(pts)) != len(pts):
         raise ValueError("handicap stones must be on different points")
     if len(pts) >= game.size * game.size:
