@@ -438,7 +438,7 @@ def test_every_point_agrees_with_gnugo():
 
 @pytest.mark.skipif(not PEER.is_dir(), reason="peer data (../shared/peer) is not present")
 def test_unconditional_tst_passes_completely():
-    from teach.regress import run_file
+    from teach.go.regress import run_file
 
     result = run_file(PEER / "unconditional.tst", timeout=2.0)
     assert result.restarts == 0

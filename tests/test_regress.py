@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from teach import regress
-from teach.regress import answer_text, main, matches, parse_tst, run_file
+from teach.go import regress
+from teach.go.regress import answer_text, main, matches, parse_tst, run_file
 
 PEER = Path(__file__).resolve().parents[2] / "shared" / "peer" / "gnugo-regression"
 
