@@ -1,11 +1,20 @@
-"""Shared helpers for the rules-engine tests: positions from diagrams, and full snapshots of a game's state."""
+"""Shared helpers: positions from diagrams, full snapshots of a game's state, where the GNU Go peer data is, and the web
+app on a test database."""
 
 from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
 
 import pytest
 
 from teach.go import Game
 from teach.go.coords import COLUMNS
+
+ROOT = Path(__file__).resolve().parent.parent
+# GNU Go's regression files and their game records, kept beside the checkout; tests that need them skip without
+PEER = ROOT.parent / "shared" / "peer" / "gnugo-regression"
 
 
 def build_position(rows: list[str], to_play: str = "black", game: Game | None = None, **game_args) -> Game:
@@ -65,13 +74,8 @@ def snapshot():
 
 
 # ---------------------------------------------------------------------- the web app
-import os  # noqa: E402
-import re  # noqa: E402
-from pathlib import Path  # noqa: E402
-
 from flask.testing import FlaskClient  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 WEB_LESSONS = ROOT / "tests" / "web_lessons"
 _CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 
