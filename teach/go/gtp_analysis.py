@@ -21,7 +21,7 @@ class AnalysisCommands(GtpProtocol):
     def _reader(self):
         from .reading import Limits, Reader
 
-        key = (self.game.hash, self.game._to_move, self.game._ko, self.game._ko_color)
+        key = (self.game.hash, self.game.to_move, self.game.ko, self.game.ko_color)
         if getattr(self, "_reader_key", None) != key:
             self._reader_cache = Reader(self.game, Limits(seconds=self.read_seconds))
             self._reader_key = key
@@ -62,7 +62,7 @@ class AnalysisCommands(GtpProtocol):
         """GNU Go: can the string (with exactly two liberties) be captured in a ladder."""
         self._need(args, 1, "ladder_attack VERTEX")
         p = self._stone(args[0])
-        if len(self.game._chain[p].libs) != 2:
+        if len(self.game.chain_of[p].libs) != 2:
             raise GtpError("string must have exactly 2 liberties")
         from .reading import GTP_CODE, BudgetExceeded, ladder_attack
 
