@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CATALOG := teach/translations/zh_Hans_CN/LC_MESSAGES/messages
 
-.PHONY: run test bench peer clean
+.PHONY: run test golden bench peer clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -20,9 +20,13 @@ run: $(STAMP) $(CATALOG).mo
 	$(BIN)/teach demo
 	$(BIN)/teach run --host 127.0.0.1 --port 5000
 
+# the suite proves every lesson puzzle as `teach lessons check` does (tests/test_crosscheck.py), once
 test: $(STAMP) $(CATALOG).mo
 	$(BIN)/pytest
-	$(BIN)/teach lessons check
+
+# GNU Go's answers to the curriculum's capture and save puzzles, which the suite compares the judge with
+golden: $(STAMP)
+	$(BIN)/python tests/test_crosscheck.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

@@ -20,7 +20,7 @@ from teach.go.connection import gtp_connect
 from teach.go.coords import parse_point
 from teach.go.gtp import GtpEngine
 from teach.go.reading import BudgetExceeded, Limits
-from teach.regress import parse_tst, report_line, run_in_process
+from teach.go.regress import parse_tst, report_line, run_in_process
 
 
 def answer(engine: GtpEngine, command: str, limits: Limits) -> str:

@@ -39,7 +39,7 @@ def random_game(size: int, rng: random.Random) -> list[tuple[int, int | None]]:
     nb = neighbours(size)
     moves: list[tuple[int, int | None]] = []
     while not game.over and len(moves) < size * size * 3:
-        color = game._to_move
+        color = game.to_move
         legal = [p for p in game.legal_points(color) if not all(game.board[q] == color for q in nb[p])]
         if legal:
             p = rng.choice(legal)

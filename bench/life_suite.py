@@ -95,7 +95,7 @@ def main_estimate(args) -> int:
 
 def main_tst(args) -> int:
     from teach.go.gtp import GtpEngine
-    from teach.regress import parse_tst, report_line, run_in_process
+    from teach.go.regress import parse_tst, report_line, run_in_process
 
     only = set(filter(None, args.only.split(",")))
     path = Path(args.file).resolve()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from teach.lessons.practice import LEVELS, TOPICS, generate  # noqa: E402
+from teach.lessons.practice import DRILLS, LEVELS, generate  # noqa: E402
 
 
 def main(argv: list[str]) -> None:
@@ -23,7 +23,7 @@ def main(argv: list[str]) -> None:
     print(f"{count} puzzles per cell; puzzles per second (CPU seconds per puzzle)")
     for size in sizes:
         print(f"\n{size}x{size}    " + "".join(f"{'level ' + str(level):>18}" for level in LEVELS))
-        for topic in TOPICS:
+        for topic in DRILLS:
             cells = []
             for level in LEVELS:
                 wall, cpu = time.perf_counter(), time.process_time()

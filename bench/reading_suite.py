@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from teach.go.gtp import GtpEngine
-from teach.regress import parse_tst, report_line, run_in_process
+from teach.go.regress import parse_tst, report_line, run_in_process
 
 
 def main(argv=None) -> int:

@@ -40,7 +40,7 @@ def go_group() -> None:
 @click.option("--timeout", default=10.0, show_default=True, help="Seconds allowed for one command.")
 def regress_command(files: tuple[str, ...], verbose: bool, timeout: float) -> None:
     """Run GNU Go regression (.tst) files against `teach gtp`; print pass counts and time per file."""
-    from teach.regress import main
+    from teach.go.regress import main
 
     sys.exit(main(list(files), verbose=verbose, timeout=timeout))
 

@@ -1,11 +1,20 @@
-"""Shared helpers for the rules-engine tests: positions from diagrams, and full snapshots of a game's state."""
+"""Shared helpers: positions from diagrams, full snapshots of a game's state, where the GNU Go peer data is, and the web
+app on a test database."""
 
 from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
 
 import pytest
 
 from teach.go import Game
 from teach.go.coords import COLUMNS
+
+ROOT = Path(__file__).resolve().parent.parent
+# GNU Go's regression files and their game records, kept beside the checkout; tests that need them skip without
+PEER = ROOT.parent / "shared" / "peer" / "gnugo-regression"
 
 
 def build_position(rows: list[str], to_play: str = "black", game: Game | None = None, **game_args) -> Game:
@@ -65,13 +74,9 @@ def snapshot():
 
 
 # ---------------------------------------------------------------------- the web app
-import os  # noqa: E402
-import re  # noqa: E402
-from pathlib import Path  # noqa: E402
-
 from flask.testing import FlaskClient  # noqa: E402
 
-WEB_LESSONS = Path(__file__).resolve().parent / "web_lessons"
+WEB_LESSONS = ROOT / "tests" / "web_lessons"
 _CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 
 
@@ -93,6 +98,26 @@ class CSRFClient(FlaskClient):
         return _CSRF.search(page).group(1)
 
 
+def pytest_configure(config):
+    _compile_catalogue()
+
+
+def _compile_catalogue() -> None:
+    """Compile the Chinese catalogue when its .mo is missing or older than the .po (as ``make`` does), so a bare
+    ``pytest`` on a fresh checkout shows Chinese pages too."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po in (ROOT / "teach" / "translations").glob("*/LC_MESSAGES/messages.po"):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as f:
+            catalog = read_po(f)
+        with mo.open("wb") as f:
+            write_mo(f, catalog)
+
+
 def pytest_collection_modifyitems(items):
     """Tests that use the database carry the ``db`` mark: CI runs them again on PostgreSQL (``pytest -m db``)."""
     for item in items:
@@ -101,30 +126,82 @@ def pytest_collection_modifyitems(items):
 
 
 def database_url(tmp_path: Path) -> str:
-    """SQLite in the test's folder, or the PostgreSQL database named by TEST_DATABASE_URL (CI runs both)."""
+    """SQLite in the given folder, or the PostgreSQL database named by TEST_DATABASE_URL (CI runs both)."""
     from teach.web import _database_url
 
     url = os.environ.get("TEST_DATABASE_URL")
     return _database_url(url) if url else f"sqlite:///{tmp_path / 'test.sqlite'}"
 
 
-@pytest.fixture
-def app(tmp_path):
-    from flask_migrate import downgrade, upgrade
-
+def _test_app(url: str):
     from teach.web import create_app
-    from teach.web.extensions import db
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url(tmp_path),
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url,
                       "LESSONS_DIR": str(WEB_LESSONS)})
     app.test_client_class = CSRFClient
+    return app
+
+
+def _migrate(app, fresh: bool) -> None:
+    """Bring the schema to the newest migration; ``fresh`` first drops what an earlier run may have left
+    (a PostgreSQL test database outlives the session, and a test may take its tables down to build its own)."""
+    from flask_migrate import downgrade, upgrade
+
     with app.app_context():
-        downgrade(revision="base")  # a PostgreSQL test database may hold the last test's tables
+        if fresh:
+            downgrade(revision="base")
         upgrade()
+
+
+@pytest.fixture(scope="session")
+def database(tmp_path_factory) -> str:
+    """The test database's URL, its schema migrated once for the whole session."""
+    url = database_url(tmp_path_factory.mktemp("database"))
+    app = _test_app(url)
+    _migrate(app, fresh=True)
+    from teach.web.extensions import db
+
+    with app.app_context():
+        db.engine.dispose()
+    return url
+
+
+def _empty_tables() -> None:
+    """Delete every row, so the next test starts from an empty database as if it had just been migrated.
+    PostgreSQL also restarts its id sequences (as a new schema would); SQLite tables without AUTOINCREMENT
+    hand out ids from 1 again by themselves."""
+    import sqlalchemy as sa
+
+    from teach.web.extensions import db
+
+    tables = list(reversed(db.metadata.sorted_tables))
+    with db.engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            names = ", ".join(connection.dialect.identifier_preparer.format_table(t) for t in tables)
+            connection.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+        else:
+            for table in tables:
+                connection.execute(table.delete())
+
+
+@pytest.fixture
+def app(database):
+    """A fresh app (its own config, rate limits and caches) on the session's database, empty for each test.
+
+    Rows are deleted after the test rather than rolled back: the code under test commits, and the browser tests
+    serve the app from other threads, which must see what the test wrote."""
+    import sqlalchemy as sa
+
+    from teach.web.extensions import db
+
+    app = _test_app(database)
+    with app.app_context():
+        if not sa.inspect(db.engine).has_table(db.metadata.sorted_tables[0].name):  # a test took the schema down
+            _migrate(app, fresh=False)
     yield app
     with app.app_context():
         db.session.remove()
-        downgrade(revision="base")
+        _empty_tables()
         db.engine.dispose()
 
 

@@ -5,13 +5,18 @@
 (b) GNU Go 3.8 (``--mode gtp --chinese-rules --situational-superko``, and ``--positional-superko``): after every
     move, ``is_legal`` for every empty point for the side to move, and the stones on the board. The games prefer
     captures, so they are full of kos and run into superko.
+(c) the curriculum: every puzzle proven as ``teach lessons check`` proves it, and the winning first moves of the
+    capture and save puzzles against GNU Go's answers, kept in tests/golden/ (``make golden`` asks GNU Go again).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from sgfmill import boards
@@ -198,42 +203,157 @@ def _stones(game: Game, letter: str) -> set[str]:
 
 
 # ------------------------------------------------------------------------- (c) the curriculum against GNU Go
+# GNU Go's answers for every capture and save puzzle are kept in a golden file (``make golden`` asks GNU Go again):
+# the judge is compared with them without starting GNU Go, each entry carries a hash of its puzzle so a changed
+# puzzle cannot be compared with stale answers, and a few puzzles are asked live so the file cannot drift.
+GOLDEN = Path(__file__).resolve().parent / "golden" / "gnugo_capture_puzzles.json"
+GOLDEN_GOALS = ("capture", "save")
+
+
 def _sgf_point(name: str, size: int) -> str:
     letters = "abcdefghijklmnopqrs"
     return letters[COLUMNS.index(name[0])] + letters[size - int(name[1:])]
 
 
-def test_every_capture_puzzle_has_the_winning_first_moves_gnu_go_finds(tmp_path):
-    """Each single-target capture puzzle of the curriculum: the first moves the judge accepts are exactly those
-    for which GNU Go's does_attack says the capture works. A loose net the judge cannot prove would tell a
-    child who plays it "wrong"; a chase it wrongly thinks works would teach something false."""
-    if not shutil.which(GNUGO):
-        pytest.skip(f"GNU Go is not installed at {GNUGO} (apt-get install -y gnugo)")
-    from teach.go.judge import Judge
+def _puzzle_sgf(game: Game) -> str:
+    stones = {color: sorted(_sgf_point(p, game.size) for p in _stones(game, letter))
+              for color, letter in (("AB", "X"), ("AW", "O"))}
+    return (f"(;SZ[{game.size}]PL[{'B' if game.to_play == 'black' else 'W'}]"
+            + "".join(key + "".join(f"[{p}]" for p in pts) for key, pts in stones.items() if pts) + ")")
+
+
+def golden_puzzles(catalog) -> dict[str, tuple]:
+    """``lesson#step`` -> (puzzle, start position, position hash) for every single-target capture or save puzzle."""
+    found = {}
+    for lesson_id, lesson in sorted(catalog.lessons.items()):
+        for step, puzzle in enumerate(lesson.steps, 1):
+            if getattr(puzzle, "goal", None) not in GOLDEN_GOALS or len(puzzle.targets) != 1:
+                continue
+            game = puzzle.start()
+            digest = hashlib.sha256(f"{_puzzle_sgf(game)} {puzzle.goal} {puzzle.targets[0]}".encode()).hexdigest()
+            found[f"{lesson_id}#{step}"] = (puzzle, game, digest[:16])
+    return found
+
+
+def ask_gnugo(engine: GnuGo, puzzle, game: Game, folder: Path) -> dict[str, str]:
+    """GNU Go's result code for each legal first move, where it is not 0: ``does_attack`` for a capture; for a save,
+    ``attack`` of the target after the move (trymove/popgo), so 0 there means the move saves it."""
+    (target,) = puzzle.targets
+    sgf = folder / "puzzle.sgf"
+    sgf.write_text(_puzzle_sgf(game))
+    moves = list(game.legal_moves())
+    if puzzle.goal == "capture":
+        answers = engine.ask([f"loadsgf {sgf}"] + [f"does_attack {m} {target}" for m in moves])[1:]
+    else:
+        color = game.to_play
+        replies = engine.ask([f"loadsgf {sgf}"] + [c for m in moves
+                                                    for c in (f"trymove {color} {m}", f"attack {target}", "popgo")])
+        answers = [replies[2 + 3 * i].split()[0] for i in range(len(moves))]
+    return {m: a.split()[0] for m, a in zip(moves, answers) if a.split()[0] != "0"}
+
+
+def write_golden() -> None:
+    """``make golden``: ask GNU Go about every capture and save puzzle of the curriculum."""
+    import tempfile
+
     from teach.lessons import load_lessons
 
     engine = GnuGo()
-    checked, wrong = 0, []
+    entries = {}
     try:
-        for lesson_id, lesson in sorted(load_lessons().lessons.items()):
-            for i, puzzle in enumerate(lesson.puzzles):
-                if puzzle.goal != "capture" or len(puzzle.targets) != 1:
-                    continue
-                game, (target,) = puzzle.start(), puzzle.targets
-                stones = {color: [_sgf_point(p, game.size) for p in _stones(game, letter)]
-                          for color, letter in (("AB", "X"), ("AW", "O"))}
-                sgf = tmp_path / f"{lesson_id}-{i + 1}.sgf"
-                sgf.write_text(f"(;SZ[{game.size}]PL[{'B' if game.to_play == 'black' else 'W'}]"
-                               + "".join(key + "".join(f"[{p}]" for p in pts) for key, pts in stones.items() if pts)
-                               + ")")
-                moves = list(game.legal_moves())
-                answers = engine.ask([f"loadsgf {sgf}"] + [f"does_attack {m} {target}" for m in moves])[1:]
-                theirs = {m for m, a in zip(moves, answers) if a == "1"}
-                ours = set(Judge(game, puzzle.goal_object()).solve().winning)
-                if ours != theirs:
-                    wrong.append(f"{lesson_id}#{i + 1}: judge {sorted(ours)}, GNU Go {sorted(theirs)}")
-                checked += 1
+        with tempfile.TemporaryDirectory() as folder:
+            for key, (puzzle, game, digest) in golden_puzzles(load_lessons()).items():
+                entries[key] = {"goal": puzzle.goal, "target": puzzle.targets[0], "position": digest,
+                                "gnugo": ask_gnugo(engine, puzzle, game, Path(folder))}
     finally:
         engine.close()
+    GOLDEN.parent.mkdir(exist_ok=True)
+    GOLDEN.write_text(json.dumps({"about": "GNU Go 3.8's result codes for the first moves of the curriculum's capture "
+                                           "and save puzzles (make golden writes this file)", "puzzles": entries},
+                                 indent=1, sort_keys=True) + "\n")
+
+
+@pytest.fixture(scope="module")
+def golden() -> dict:
+    return json.loads(GOLDEN.read_text())["puzzles"]
+
+
+@pytest.fixture(scope="module")
+def proven_lessons():
+    """The curriculum with every puzzle proven, as ``teach lessons check`` proves it (and in worker processes)."""
+    from teach.lessons import check_paths
+
+    return check_paths()
+
+
+def test_the_curriculum_proves_clean(proven_lessons):
+    """What ``teach lessons check`` reports for lessons/: every file valid, every puzzle proven as its author says."""
+    assert proven_lessons.errors == [], "\n".join(str(e) for e in proven_lessons.errors)
+
+
+def test_the_golden_answers_are_current(proven_lessons, golden):
+    stale = []
+    puzzles = golden_puzzles(proven_lessons.catalog)
+    for key, (puzzle, _, digest) in puzzles.items():
+        entry = golden.get(key)
+        if entry is None or (entry["position"], entry["goal"]) != (digest, puzzle.goal):
+            stale.append(f"{key}: {'no entry' if entry is None else 'the puzzle changed'}")
+    stale += [f"{key}: no such puzzle any more" for key in golden.keys() - puzzles.keys()]
+    assert not stale, f"{GOLDEN.name} is out of date; run `make golden` (it needs GNU Go):\n" + "\n".join(stale)
+
+
+def test_every_capture_puzzle_has_the_winning_first_moves_gnu_go_finds(proven_lessons, golden):
+    """Each single-target capture puzzle of the curriculum: the first moves the judge accepts are exactly those
+    for which GNU Go's does_attack says the capture works. A loose net the judge cannot prove would tell a
+    child who plays it "wrong"; a chase it wrongly thinks works would teach something false."""
+    checked, wrong = 0, []
+    for key, (puzzle, _, digest) in golden_puzzles(proven_lessons.catalog).items():
+        entry = golden.get(key)
+        if puzzle.goal != "capture" or entry is None or entry["position"] != digest:
+            continue  # test_the_golden_answers_are_current names it
+        ours = set(puzzle.winning)
+        theirs = {m for m, code in entry["gnugo"].items() if code == "1"}
+        if ours != theirs:
+            wrong.append(f"{key}: judge {sorted(ours)}, GNU Go {sorted(theirs)}")
+        checked += 1
     assert checked >= 50
     assert not wrong, "\n".join(wrong)
+
+
+def test_every_save_puzzle_has_the_saving_first_moves_gnu_go_finds(proven_lessons, golden):
+    """Each single-target save puzzle: the first moves the judge accepts are exactly those after which GNU Go's
+    attack finds no capture of the target."""
+    checked, wrong = 0, []
+    for key, (puzzle, game, digest) in golden_puzzles(proven_lessons.catalog).items():
+        entry = golden.get(key)
+        if puzzle.goal != "save" or entry is None or entry["position"] != digest:
+            continue
+        ours = set(puzzle.winning)
+        theirs = set(game.legal_moves()) - entry["gnugo"].keys()
+        if ours != theirs:
+            wrong.append(f"{key}: judge {sorted(ours)}, GNU Go {sorted(theirs)}")
+        checked += 1
+    assert checked >= 20
+    assert not wrong, "\n".join(wrong)
+
+
+def test_gnu_go_still_gives_the_golden_answers(tmp_path, golden):
+    """A few puzzles of each goal asked live, so the golden file cannot silently drift from GNU Go."""
+    if not shutil.which(GNUGO):
+        pytest.skip(f"GNU Go is not installed at {GNUGO} (apt-get install -y gnugo)")
+    from teach.lessons import load_lessons
+
+    puzzles = golden_puzzles(load_lessons())
+    sample = [key for goal in GOLDEN_GOALS for key in [k for k, v in puzzles.items() if v[0].goal == goal][::15]]
+    assert len(sample) >= 4
+    engine = GnuGo()
+    try:
+        for key in sample:
+            puzzle, game, _ = puzzles[key]
+            assert ask_gnugo(engine, puzzle, game, tmp_path) == golden[key]["gnugo"], key
+    finally:
+        engine.close()
+
+
+if __name__ == "__main__":
+    write_golden()

@@ -11,6 +11,7 @@ import pytest
 
 from teach.go import Game
 from teach.go.eyes import eye_space, eye_value
+from conftest import build_position
 
 SHAPES = {
     # name: (diagram, (min, max))
@@ -30,24 +31,14 @@ SHAPES = {
 
 def build(diagram: list[str], size: int, swap: bool) -> tuple[Game, int | None, int]:
     """The position, the vital point (if marked) and a point of the eye space."""
-    game = Game(size)
-    black, white = [], []
-    vital = None
-    inside = None
-    for i, row in enumerate(diagram):
-        r = len(diagram) - 1 - i
-        for c, ch in enumerate(row):
-            p = r * size + c
-            if ch == "X":
-                (white if swap else black).append(p)
-            elif ch == "O":
-                (black if swap else white).append(p)
-            elif ch == "*":
-                vital = p
-            if ch in ".*" and inside is None:
-                inside = p
-    game.setup(black=black, white=white)
-    return game, vital, inside
+    rows = ["." * size] * (size - len(diagram)) + [row.ljust(size, ".") for row in diagram]
+    if swap:
+        rows = [row.translate(str.maketrans("XO", "OX")) for row in rows]
+    game = build_position([row.replace("*", ".") for row in rows])
+    empty = {(len(diagram) - 1 - i) * size + c: ch for i, row in enumerate(diagram) for c, ch in enumerate(row)
+             if ch in ".*"}
+    vital = next((p for p, ch in empty.items() if ch == "*"), None)
+    return game, vital, next(iter(empty))
 
 
 @pytest.mark.parametrize("size", [9, 13])
@@ -80,20 +71,7 @@ def test_eye_space_owner_and_points(swap):
 ], ids=["true-centre"])
 def test_true_and_false_eyes(diagram, value):
     for swap in (False, True):
-        game = Game(9)
-        black, white = [], []
-        empty = None
-        for i, row in enumerate(diagram):
-            r = len(diagram) - 1 - i
-            for c, ch in enumerate(row):
-                p = r * 9 + c
-                if ch == "X":
-                    (white if swap else black).append(p)
-                elif ch == "O":
-                    (black if swap else white).append(p)
-                else:
-                    empty = p
-        game.setup(black=black, white=white)
+        game, _, empty = build(diagram, 9, swap)
         got = eye_value(game, empty)
         assert got is not None and (got.min, got.max) == value
 

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from teach.go.coords import point_names
-from teach.go.gtp import GtpEngine, clean_line, free_handicap_points, star_points
+from teach.go.gtp import GtpEngine, clean_line, star_points
+from teach.go.handicap import free_handicap_points
+from conftest import PEER
 
 GNUGO = "/usr/games/gnugo"
-PEER = Path(__file__).resolve().parents[2] / "shared" / "peer" / "gnugo-regression"
 
 
 def ask(engine: GtpEngine, *lines: str) -> list[str]:

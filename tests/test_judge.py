@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from teach.go import Game, judge as judge_module
-from teach.go import reading
+from teach.go import search
 from teach.go.judge import Goal, Judge
 from teach.go.reading import Limits
 
@@ -138,7 +138,7 @@ def test_a_busy_machine_gets_the_same_answers(monkeypatch):
     game = position(size, black, white, to_play)
     moves = ["G4", "E3", "F4", "J9"]  # G4 reads some 25,000 nodes
     expected = verdicts(Judge(game, goal), game, moves=moves)
-    monkeypatch.setattr(reading, "time", SlowClock(0.03))  # 8,500 nodes a second: ten times slower than here
+    monkeypatch.setattr(search, "time", SlowClock(0.03))  # 8,500 nodes a second: ten times slower than here
     assert verdicts(Judge(game, goal), game, moves=moves) == expected
     # a two-second clock on that machine runs out: only the default's safety net keeps it out of the answer
     short = verdicts(Judge(game, goal, Limits(seconds=2.0)), game, moves=moves)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -23,9 +22,8 @@ from teach.go.life import (
     unconditionally_alive,
 )
 
-from conftest import build_position
+from conftest import PEER, build_position
 
-PEER = Path(__file__).resolve().parents[2] / "shared" / "peer" / "gnugo-regression"
 GNUGO = "/usr/games/gnugo"
 ABBR = {"alive": "A", "dead": "D", "undecided": ".", "black_territory": "b", "white_territory": "w"}
 
@@ -438,7 +436,7 @@ def test_every_point_agrees_with_gnugo():
 
 @pytest.mark.skipif(not PEER.is_dir(), reason="peer data (../shared/peer) is not present")
 def test_unconditional_tst_passes_completely():
-    from teach.regress import run_file
+    from teach.go.regress import run_file
 
     result = run_file(PEER / "unconditional.tst", timeout=2.0)
     assert result.restarts == 0

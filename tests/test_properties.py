@@ -158,6 +158,6 @@ def test_setup_placed_stone_by_stone_equals_a_rebuilt_board(seed):
         chains = lambda g: sorted((c.color, sorted(c.stones), sorted(c.libs)) for c in g.chains())
         assert chains(quick) == chains(rebuilt)
         assert quick.legal_moves() == rebuilt.legal_moves()
-    while quick._log:
+    while quick.can_undo():
         quick.undo()
     assert not any(quick.board) and quick.hash == 0 and quick.legal_moves() == Game(size).legal_moves()

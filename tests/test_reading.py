@@ -11,15 +11,9 @@ import pytest
 from teach.go import EMPTY, Game
 from teach.go.judge import Goal, GoalError, Judge
 from teach.go.reading import KO_A, KO_B, LOSE, WIN, BudgetExceeded, Limits, Reader, ladder_attack
-from conftest import build_position
+from conftest import PEER, build_position
 
-PEER = Path(__file__).resolve().parents[2] / "shared" / "peer" / "gnugo-regression"
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None)
-
-
-def board(rows: list[str], to_play: str = "black") -> Game:
-    """A position from rows of X (black), O (white) and . (empty), top row first."""
-    return build_position(rows, to_play)
 
 
 LADDER = ["C4", "D3", "E5"]  # black stones; white D4 has two liberties (D5, E4) and runs in a ladder
@@ -33,7 +27,7 @@ def ladder_game(*extra_white: str) -> Game:
 
 
 def test_a_stone_in_atari_is_captured_on_its_last_liberty():
-    game = board([
+    game = build_position([
         ".........",
         ".........",
         ".........",
@@ -72,7 +66,7 @@ def test_a_ladder_breaker_on_the_path_saves_the_stone_from_the_ladder_towards_it
 
 
 def test_double_atari_every_winning_first_move_is_found():
-    game = board([
+    game = build_position([
         ".........",
         ".........",
         ".........",
@@ -95,7 +89,7 @@ def test_double_atari_every_winning_first_move_is_found():
 
 
 def test_taking_a_ko_is_reported_as_ko():
-    game = board([
+    game = build_position([
         ".........",
         ".........",
         ".........",
@@ -112,7 +106,7 @@ def test_taking_a_ko_is_reported_as_ko():
 
 
 def test_illegal_moves_and_bad_goals_get_clear_answers():
-    game = board([
+    game = build_position([
         ".....",
         ".....",
         "..X..",
@@ -154,7 +148,7 @@ def test_ladders_agree_with_gnugo_with_a_white_stone_anywhere():
 
 def test_judge_kill_and_live_goals_use_the_vital_point():
     """Straight three (直三) in the corner: the middle point kills, and the middle point lives."""
-    game = board([
+    game = build_position([
         ".........",
         ".........",
         ".........",
@@ -225,7 +219,7 @@ def test_a_three_liberty_stone_in_open_space_is_read_well_inside_the_budget(colo
         ".........",
         ".........",
     ]
-    game = board(rows, to_play=color)
+    game = build_position(rows, to_play=color)
     reader = Reader(game, Limits(nodes=60_000, seconds=60))
     assert reader.attack(game.point("E4"))[0] == LOSE
 
@@ -254,7 +248,7 @@ def test_a_three_liberty_chain_on_the_edge_finds_its_defence(moves, target):
 def test_a_chain_saved_only_by_retaking_a_ko_needs_a_threat_first():
     """White has just taken the ko at C9, putting A9-B9 in atari; black may not retake at D9 at once, but
     retaking after a ko threat saves the stones: a ko black must win (GNU Go answers ``3 D9`` here)."""
-    game = board([
+    game = build_position([
         "XX.XO....",
         ".OXO.....",
         "OOX......",
@@ -276,8 +270,8 @@ def _either_colour(rows: list[str], swap: bool, to_play: str = "black"):
     reading."""
     if swap:
         other = "white" if to_play == "black" else "black"
-        return board([r.translate(str.maketrans("XO", "OX")) for r in rows], other)
-    return board(rows, to_play)
+        return build_position([r.translate(str.maketrans("XO", "OX")) for r in rows], other)
+    return build_position(rows, to_play)
 
 
 def _working_moves(reader: Reader, target: int, attack: bool, points=None) -> list[str]:
@@ -322,7 +316,7 @@ def test_the_attacker_first_saves_its_own_short_chain_next_to_the_target(swap):
 def test_a_chain_with_four_liberties_lives_at_the_point_next_to_three_of_them():
     """The black stones inside the white wall have four liberties; J4, touching three of them, makes the eyes
     (GNU Go agrees). It is no liberty of the chain: the defence reads the liberties' neighbours too."""
-    game = board([
+    game = build_position([
         ".........",
         ".........",
         "..OOOOOOO",
@@ -339,7 +333,7 @@ def test_a_chain_with_four_liberties_lives_at_the_point_next_to_three_of_them():
 def test_the_defender_strengthens_its_own_weak_stone_that_guards_a_liberty():
     """White A6 has two liberties; black cannot fill A7 while white B7 stands next to it. B7 itself has only
     two liberties, so white saves A6 by strengthening B7 at C7 (GNU Go agrees); A7 and A5 both fail."""
-    game = board([
+    game = build_position([
         ".X.......",
         "OXX......",
         ".O.......",
@@ -384,7 +378,7 @@ def test_a_stone_whose_capture_is_a_ko_is_still_captured_outright_by_taking_away
 def test_in_a_race_the_defender_attacks_an_attacker_with_one_liberty_more():
     """Black J9-H7 (three liberties) is in a race with white G7-G9 (four): black lives only by taking a
     liberty from the white chain first, at F7 (GNU Go agrees); filling its own liberties loses."""
-    game = board([
+    game = build_position([
         "....X.O.X",
         "....XXO.X",
         "..XXX.OXX",
@@ -420,7 +414,7 @@ TWO_RACES_ON_TOP = [
 def test_the_attacker_strengthens_its_stone_next_to_a_liberty_before_closing_in():
     """White G9-H9-H8 has three liberties; black E9, next to the liberty F9, would be captured in the race.
     Black first plays E8 (strengthening E9 and shortening white F8), then white cannot escape; GNU Go agrees."""
-    game = board(TWO_RACES_ON_TOP)
+    game = build_position(TWO_RACES_ON_TOP)
     reader = Reader(game)
     target = game.point("G9")
     assert reader.attack(target) == (WIN, game.point("E8"))
@@ -431,7 +425,7 @@ def test_the_defender_attacks_an_attacker_stone_that_sits_next_to_its_liberty():
     """White B9-C9-B8 has two liberties. Black E9 is not next to it but next to its liberty D9, with three
     liberties of its own: white lives by taking one of them at E8 (GNU Go agrees), which also shortens the
     big black chain; answering at D9 or C8 directly fails."""
-    game = board(TWO_RACES_ON_TOP, "white")
+    game = build_position(TWO_RACES_ON_TOP, "white")
     reader = Reader(game)
     target = game.point("B9")
     assert reader.defend(target) == (WIN, game.point("E8"))
@@ -442,7 +436,7 @@ def test_the_defender_attacks_an_attacker_stone_that_sits_next_to_its_liberty():
 def test_a_two_liberty_chain_in_a_race_at_the_root_may_attack_a_stronger_neighbour():
     """White E6-E3 has two liberties against black chains of four: it survives only by shortening one of
     them (J5 at the edge, or D3 / E2 below; GNU Go answers E2), not by extending on its own liberties."""
-    game = board([
+    game = build_position([
         ".....O...",
         "...XO..OO",
         "...XXOOXO",

@@ -11,8 +11,8 @@ import pytest
 from teach.go import Game
 from teach.go.record import RecordError
 from teach.go.sgf import SGFError
+from conftest import PEER
 
-PEER = Path(__file__).resolve().parents[2] / "shared" / "peer" / "gnugo-regression"
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None)
 
 def ko_position() -> str:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from teach import regress
-from teach.regress import answer_text, main, matches, parse_tst, run_file
+from teach.go import regress
+from teach.go.regress import answer_text, main, matches, parse_tst, run_file
+from conftest import PEER
 
-PEER = Path(__file__).resolve().parents[2] / "shared" / "peer" / "gnugo-regression"
 
 # The real engine plus one command that never answers in time, to exercise the timeout and the restart.
 SLOW_ENGINE = [

@@ -13,9 +13,7 @@ import pytest
 
 from teach.go import sgf
 from teach.go.sgf import SGFError
-
-PEER = Path(__file__).resolve().parents[2] / "shared" / "peer"
-PEER_SGF = PEER / "gnugo-regression"
+from conftest import PEER
 
 
 def first_difference(a: sgf.Node, b: sgf.Node) -> str | None:
@@ -559,14 +557,14 @@ KNOWN_BROKEN = {
 
 @pytest.mark.slow
 def test_peer_corpus_parses_and_round_trips() -> None:
-    if not PEER_SGF.is_dir():
-        pytest.skip(f"peer corpus not present at {PEER_SGF}")
-    files = sorted([*PEER_SGF.glob("games/**/*.sgf"), *PEER_SGF.glob("golois/**/*.sgf")])
+    if not PEER.is_dir():
+        pytest.skip(f"peer corpus not present at {PEER}")
+    files = sorted([*PEER.glob("games/**/*.sgf"), *PEER.glob("golois/**/*.sgf")])
     assert len(files) >= 1_700
     broken = {}
     games = 0
     for path in files:
-        name = path.relative_to(PEER_SGF).as_posix()
+        name = path.relative_to(PEER).as_posix()
         try:
             roots = sgf.parse(path.read_bytes())
         except SGFError as exc:

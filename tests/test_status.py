@@ -10,6 +10,7 @@ import pytest
 
 from teach.go import Game
 from teach.go.status import dragons, estimate
+from conftest import PEER, build_position
 
 # a finished 9x9 game: black's wall on column D, white's on E; a white stone lost in black's area
 FINISHED = [
@@ -26,18 +27,7 @@ FINISHED = [
 
 
 def position(rows: list[str], swap: bool = False) -> Game:
-    size = len(rows)
-    game = Game(size)
-    black, white = [], []
-    for i, row in enumerate(rows):
-        r = size - 1 - i
-        for c, ch in enumerate(row):
-            if ch == "X":
-                (white if swap else black).append(r * size + c)
-            elif ch == "O":
-                (black if swap else white).append(r * size + c)
-    game.setup(black=black, white=white)
-    return game
+    return build_position([r.translate(str.maketrans("XO", "OX")) for r in rows] if swap else rows)
 
 
 @pytest.mark.parametrize("swap", [False, True])
@@ -64,16 +54,16 @@ def test_dragons_join_chains_sharing_two_liberties():
     assert len(dragons(game)) == 2
 
 
-PEER = Path(__file__).resolve().parents[2] / "shared" / "peer" / "gnugo-regression" / "games"
+GAMES = PEER / "games"
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None)
 
 
 @pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed")
-@pytest.mark.skipif(not PEER.exists(), reason="peer game records are not available")
+@pytest.mark.skipif(not GAMES.exists(), reason="peer game records are not available")
 @pytest.mark.parametrize("record", ["9x9-1.sgf", "9x9-4.sgf", "arb/dumonteil-5.sgf"])
 def test_certain_statuses_agree_with_gnugo(record):
     """What the estimate calls certain (unconditional, or proven by reading) GNU Go must not contradict."""
-    path = PEER / record
+    path = GAMES / record
     run = subprocess.run([GNUGO, "--mode", "gtp", "--chinese-rules"],
                          input=f"loadsgf {path}\nfinal_status_list dead\n", capture_output=True, text=True,
                          timeout=120)

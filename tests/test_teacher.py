@@ -105,7 +105,8 @@ def test_reset_picture_password_and_unlock_a_locked_kid(demo, client):
         assert not db.session.get(User, kid).locked()
     page = client.post(f"/teach/classes/{class_id}/kids/{kid}/pictures").get_data(as_text=True)
     pictures = re.search(r'data-pictures="([a-z,]+)"', page).group(1)
-    assert kid_client.post(f"/kids/CAT234/{kid}", data={"pictures": "star,apple,sun"}).status_code in (200, 302)
+    if pictures != "star,apple,sun":  # the new pictures are drawn at random: rarely the old ones again
+        assert kid_client.post(f"/kids/CAT234/{kid}", data={"pictures": "star,apple,sun"}).status_code == 200
     assert kid_client.post(f"/kids/CAT234/{kid}", data={"pictures": pictures}).status_code == 302
 
 

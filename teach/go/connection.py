@@ -16,11 +16,11 @@ time budget the answer is ``unknown`` (``BudgetExceeded``), never a guess.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 
 from .game import EMPTY, Game, IllegalMove
-from .reading import GTP_CODE, INVERT, KO_A, LOSE, NAMES, WIN, BudgetExceeded, Limits, Reader
+from .reading import GTP_CODE, INVERT, KO_A, LOSE, NAMES, WIN, Limits, Reader
+from .search import Search, named
 
 __all__ = ["CONNECT_LIMITS", "ConnectionReader", "connect", "disconnect", "gtp_connect", "GTP_CODE"]
 
@@ -34,7 +34,7 @@ class ConnectLimits:
 CONNECT_LIMITS = ConnectLimits()
 
 
-class ConnectionReader:
+class ConnectionReader(Search):
     """Reads the connection of the chains on two points. Keep one per position to share its tables."""
 
     def __init__(self, game: Game, a: int, b: int, limits: Limits = Limits(),
@@ -43,19 +43,17 @@ class ConnectionReader:
             raise ValueError("no stone at a point to connect")
         if game.board[a] != game.board[b]:
             raise ValueError("the two points hold stones of different colours")
+        super().__init__(limits)
         # the connection search only asks whether a chain is captured outright: a ko is already no capture
         # for it, so the reader need not spend nodes on retaking kos after threats
         self.reader = Reader(game, replace(limits, ko_threat_depth=-1))
         self.g = self.reader.g
-        self.nb = self.g._nb
+        self.nb = self.g.adjacent
         self.a, self.b = a, b
         self.owner = game.board[a]
-        self.limits = limits
         self.cl = connect_limits
         self.tt: dict[tuple, tuple[int, int, int | None]] = {}
         self._captures: dict[tuple, int] = {}
-        self.nodes = 0
-        self._deadline = 0.0
 
     # ------------------------------------------------------------------ public API
     def connect(self) -> tuple[int, int | None]:
@@ -77,59 +75,48 @@ class ConnectionReader:
         except IllegalMove:
             return LOSE
         try:
-            ko = g._ko >= 0
+            ko = g.ko >= 0
             v = INVERT[(self._cut(1) if color == self.owner else self._connect(1))[0]]
         finally:
             g.undo()
         return min(v, KO_A) if ko else v
 
     def joined(self) -> bool:
-        ca, cb = self.g._chain[self.a], self.g._chain[self.b]
+        ca, cb = self.g.chain_of[self.a], self.g.chain_of[self.b]
         return ca is not None and ca is cb
 
     # ------------------------------------------------------------------ search
     def _start(self) -> None:
-        self.nodes = 0
-        self._deadline = time.perf_counter() + self.limits.seconds
+        super()._start()
         self.reader._start()
-
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.limits.nodes or (self.nodes & 127 == 0 and time.perf_counter() > self._deadline):
-            raise BudgetExceeded(self.nodes)
 
     def _capturable(self, p: int, first: bool) -> bool:
         """Can the chain on ``p`` be captured unconditionally, its enemy moving first (or its owner first,
         when ``first`` is False)? Asked of the tactical reader; only chains short of liberties are read."""
         g = self.g
-        ch = g._chain[p]
+        ch = g.chain_of[p]
         if ch is None or len(ch.libs) > self.cl.capture_libs:
             return False
-        key = (g.hash, g._ko, g._ko_color, min(ch.stones), first)
+        key = (g.hash, g.ko, g.ko_color, min(ch.stones), first)
         hit = self._captures.get(key)
         if hit is None:
             r = self.reader
-            saved = (r.nodes, r._deadline)
-            r._start()
-            try:
-                if first:
-                    hit = r._attack(p, 1)[0] == WIN
-                else:
-                    hit = r._defend(p, 1)[0] == LOSE
-            finally:
-                r.nodes, r._deadline = saved
+            if first:
+                hit = r._aside(r._attack, p, 1)[0] == WIN
+            else:
+                hit = r._aside(r._defend, p, 1)[0] == LOSE
             self._captures[key] = hit
         return hit
 
     def _cutting_chains(self) -> list:
         """Enemy chains touching both of the connector's chains."""
         g = self.g
-        ca, cb = g._chain[self.a], g._chain[self.b]
+        ca, cb = g.chain_of[self.a], g.chain_of[self.b]
         around_a = self._around(ca)
         return [c for c in self._around(cb) if c in around_a]
 
     def _around(self, ch) -> list:
-        chain, nb = self.g._chain, self.nb
+        chain, nb = self.g.chain_of, self.nb
         out = []
         for s in ch.stones:
             for q in nb[s]:
@@ -140,7 +127,7 @@ class ConnectionReader:
 
     def _connect(self, depth: int) -> tuple[int, int | None]:
         g = self.g
-        ca, cb = g._chain[self.a], g._chain[self.b]
+        ca, cb = g.chain_of[self.a], g.chain_of[self.b]
         if ca is None or cb is None:
             return LOSE, None
         if ca is cb:
@@ -149,16 +136,10 @@ class ConnectionReader:
         for c in self._cutting_chains():
             if self._capturable(c.stones[0], True):
                 r = self.reader
-                saved = (r.nodes, r._deadline)
-                r._start()
-                try:
-                    move = r._attack(c.stones[0], 1)[1]
-                finally:
-                    r.nodes, r._deadline = saved
-                return WIN, move
+                return WIN, r._aside(r._attack, c.stones[0], 1)[1]
         if depth >= self.cl.plies:
             return LOSE, None
-        key = ("C", g.hash, g._ko if g._ko_color == self.owner else -1)
+        key = ("C", g.hash, g.ko if g.ko_color == self.owner else -1)
         hit = self.tt.get(key)
         if hit is not None and hit[0] <= depth:
             return hit[1], hit[2]
@@ -168,7 +149,7 @@ class ConnectionReader:
 
     def _cut(self, depth: int) -> tuple[int, int | None]:
         g = self.g
-        ca, cb = g._chain[self.a], g._chain[self.b]
+        ca, cb = g.chain_of[self.a], g.chain_of[self.b]
         if ca is None or cb is None:
             return WIN, None
         if ca is cb:
@@ -177,16 +158,10 @@ class ConnectionReader:
         for p in (self.a, self.b):
             if self._capturable(p, True):
                 r = self.reader
-                saved = (r.nodes, r._deadline)
-                r._start()
-                try:
-                    move = r._attack(p, 1)[1]
-                finally:
-                    r.nodes, r._deadline = saved
-                return WIN, move
+                return WIN, r._aside(r._attack, p, 1)[1]
         if depth >= self.cl.plies:
             return WIN, None
-        key = ("D", g.hash, g._ko if g._ko_color == 3 - self.owner else -1)
+        key = ("D", g.hash, g.ko if g.ko_color == 3 - self.owner else -1)
         hit = self.tt.get(key)
         if hit is not None and hit[0] <= depth:
             return hit[1], hit[2]
@@ -207,7 +182,7 @@ class ConnectionReader:
                 g.play_point(m, color)
             except IllegalMove:
                 continue
-            ko = g._ko >= 0
+            ko = g.ko >= 0
             if ko and depth > self.limits.ko_depth:
                 g.undo()
                 continue
@@ -276,12 +251,8 @@ class ConnectionReader:
 
 
 def _read(game: Game, a: str, b: str, what: str, limits: Limits) -> tuple[str, str | None]:
-    r = ConnectionReader(game, game._require_point(a), game._require_point(b), limits)
-    try:
-        result, move = r.connect() if what == "connect" else r.disconnect()
-    except BudgetExceeded:
-        return "unknown", None
-    return NAMES[result], (game.name(move) if move is not None else None)
+    r = ConnectionReader(game, game.require_point(a), game.require_point(b), limits)
+    return named(r.connect if what == "connect" else r.disconnect, NAMES, game.name)
 
 
 def connect(game: Game, a: str, b: str, limits: Limits = Limits()) -> tuple[str, str | None]:

@@ -27,12 +27,13 @@ from dataclasses import dataclass
 
 from .game import EMPTY, Game
 from .lifedeath import LifeReader
-from .reading import LOSE, BudgetExceeded, Limits
+from .reading import LOSE
+from .search import Budget, BudgetExceeded
 
 __all__ = ["EyeSpace", "EyeValue", "eye_space", "eye_value", "EYE_SPACE_MAX", "EYE_LIMITS"]
 
 EYE_SPACE_MAX = 10  # empty points; a bigger area is territory, not an eye space
-EYE_LIMITS = Limits(nodes=30_000, seconds=2.0)
+EYE_LIMITS = Budget(nodes=30_000, seconds=2.0)
 KEEP = 1  # the stones this many steps around an eye space are copied into the test position
 
 
@@ -53,7 +54,7 @@ class EyeValue:
 
 def eye_space(game: Game, p: int, limit: int = EYE_SPACE_MAX) -> EyeSpace | None:
     """The eye space holding point ``p``, or None when ``p`` is in no small enclosed area."""
-    board, chain, nb = game.board, game._chain, game._nb
+    board, chain, nb = game.board, game.chain_of, game.adjacent
     here = board[p]
     if here != EMPTY:
         # a stone is in an eye space when its chain is shut inside one of the other colour's
@@ -116,7 +117,7 @@ def _test_position(game: Game, space: EyeSpace, extra_eye: bool) -> tuple[Game, 
     """The test position (see the module docstring) and a stone of the owner's wall; None when the board
     around the space leaves no room to build it."""
     size = game.size
-    board, nb = game.board, game._nb
+    board, nb = game.board, game.adjacent
     owner, enemy = space.color, 3 - space.color
     pts = space.points
     colour = [EMPTY] * len(board)
@@ -202,12 +203,12 @@ def _test_position(game: Game, space: EyeSpace, extra_eye: bool) -> tuple[Game, 
     best = None
     for q in sorted(pts):
         for r in nb[q]:
-            c = g._chain[r]
+            c = g.chain_of[r]
             if c is not None and c.color == owner and (best is None or len(c.stones) > len(best.stones)):
                 best = c
     if best is None:
         return None
-    g._to_move = enemy
+    g.to_move = enemy
     return g, min(best.stones)
 
 
@@ -229,7 +230,7 @@ def _holes(comp: list[int], count: int, nb, pts) -> list[int]:
     return chosen
 
 
-def _eyes(game: Game, space: EyeSpace, limits: Limits) -> dict | None:
+def _eyes(game: Game, space: EyeSpace, limits: Budget) -> dict | None:
     """Read the two test positions: {(eyes needed, first mover): (won, move)}."""
     out = {}
     region = set(space.points)
@@ -249,7 +250,7 @@ def _eyes(game: Game, space: EyeSpace, limits: Limits) -> dict | None:
     return out
 
 
-def eye_value(game: Game, p: int, limits: Limits = EYE_LIMITS) -> EyeValue | None:
+def eye_value(game: Game, p: int, limits: Budget = EYE_LIMITS) -> EyeValue | None:
     """The value of the eye space holding ``p``; None when ``p`` is in no eye space or reading ran out."""
     space = eye_space(game, p)
     if space is None:

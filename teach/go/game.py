@@ -100,7 +100,41 @@ def zobrist_keys(size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int
 
 
 class Game:
-    """A game of Go under the Chinese rules. Points and moves are GTP text (``"D4"``, ``"pass"``)."""
+    """A game of Go under the Chinese rules. Points and moves are GTP text (``"D4"``, ``"pass"``).
+
+    The methods above the board interface (``play``, ``undo``, ``setup``, ``legal_moves``, ``chain_at`` ...)
+    speak GTP names and check everything; they are what lessons, records and the web use.
+
+    The board interface, for the readers (``reading``, ``lifedeath``, ``race``, ``connection``, ``status``,
+    ``eyes``, ``judge``, ``scoring``): points are indexes 0 .. size*size-1 (row by row from A1; ``name`` and
+    ``point`` convert), colours are the ints EMPTY, BLACK, WHITE. These are plain attributes, not properties,
+    because a search reads them millions of times:
+
+    - ``board``: list, point -> colour. Read-only: change it through moves, ``setup`` or ``set_board``.
+    - ``chain_of``: list, point -> its ``Chain`` (colour, stones, liberty set) or None on an empty point.
+      Read-only, chains included: the engine updates them in place.
+    - ``adjacent``: tuple, point -> tuple of its orthogonal neighbour points. Read-only (shared by all games of
+      one size).
+    - ``all_chains``: set of every chain on the board; ``empty_points``: set of the empty points. Read-only.
+    - ``hash``: the Zobrist key of the stones (without the side to move). Read-only.
+    - ``to_move``: the colour to move (an int; ``to_play`` is the same as a name, and checks what it is given).
+    - ``ko``, ``ko_color``: ``ko_color`` may not retake at point ``ko`` on its next move; ``ko`` is -1 when
+      there is no such point.
+    - ``to_move``, ``ko`` and ``ko_color`` may be written by a reader on its own copy (see
+      ``reading.reading_copy``), to hand the turn to one side for a read and to drop a ban that the turn
+      passing lifted; it puts back what it wrote when the read is done. Nothing is checked when they are
+      written and the history of positions is not told: the rules' own turn changes go through ``play``,
+      ``pass_move`` and ``to_play``. Every other attribute is read-only for callers.
+    - ``play_point``, ``pass_move``, ``undo``, ``is_legal_point``, ``legal_points``, ``liberties_after``: moves
+      and legality by point index.
+    - ``require_point`` (a GTP name that must be a point, not a pass, to its index) and ``sort_key`` (orders GTP
+      names as the board does).
+    - ``set_board``: the unchecked setup, for checking a position that may break the rules (chains without
+      liberties); ``clear_undo`` and ``can_undo`` for a copy that starts its own history.
+
+    A setup, ``set_board`` or a multi-stone suicide replace the ``chain_of``, ``all_chains`` and ``empty_points``
+    objects: read them from the game again after one, never keep an old reference.
+    """
 
     def __init__(self, size: int = 19, komi: float | None = None, rules: Rules = CHINESE_RULES,
                  handicap: int = 0) -> None:
@@ -110,20 +144,20 @@ class Game:
         self.rules = rules
         self._bits = bits_table(size)
         n = size * size
-        self._nb = neighbours(size)
+        self.adjacent = neighbours(size)
         self._names = point_names(size)
         self._index = point_index(size)
         self._keys = zobrist_keys(size)
         self.board: list[int] = [EMPTY] * n
-        self._chain: list[Chain | None] = [None] * n
+        self.chain_of: list[Chain | None] = [None] * n
         self.hash = 0
-        self._empties: set[int] = set(range(n))
+        self.empty_points: set[int] = set(range(n))
         self._empty_bits = (1 << n) - 1
-        self._live: set[Chain] = set()  # every chain on the board
+        self.all_chains: set[Chain] = set()  # every chain on the board
         self._masks = _edge_masks(size)
-        self._ko = -1  # the point the side in _ko_color may not retake next move
-        self._ko_color = 0
-        self._to_move = BLACK
+        self.ko = -1  # the point the side in ko_color may not retake next move
+        self.ko_color = 0
+        self.to_move = BLACK
         self._captures = [0, 0, 0]
         self._passes = 0
         self.resigned: str | None = None  # colour that resigned
@@ -157,7 +191,7 @@ class Game:
     # ------------------------------------------------------------------ reading the position
     @property
     def to_play(self) -> str:
-        return COLOR_NAMES[self._to_move]
+        return COLOR_NAMES[self.to_move]
 
     @to_play.setter
     def to_play(self, color: str) -> None:
@@ -175,8 +209,8 @@ class Game:
     @property
     def ko_point(self) -> str | None:
         """The point the side to move may not retake this turn (plain ko), if any."""
-        if self._ko >= 0 and self._ko_color == self._to_move:
-            return self._names[self._ko]
+        if self.ko >= 0 and self.ko_color == self.to_move:
+            return self._names[self.ko]
         return None
 
     def point(self, move: str) -> int | None:
@@ -186,7 +220,7 @@ class Game:
         return point_name(p, self.size)
 
     def color_at(self, move: str) -> str | None:
-        p = self._require_point(move)
+        p = self.require_point(move)
         return COLOR_NAMES.get(self.board[p])
 
     def board_rows(self) -> list[str]:
@@ -197,22 +231,22 @@ class Game:
 
     def chain_at(self, move: str) -> list[str]:
         """Stones of the chain on this point, in GTP names (sorted); [] when empty."""
-        c = self._chain[self._require_point(move)]
-        return sorted((self._names[s] for s in c.stones), key=self._sort_key) if c else []
+        c = self.chain_of[self.require_point(move)]
+        return sorted((self._names[s] for s in c.stones), key=self.sort_key) if c else []
 
     def liberties(self, move: str) -> list[str]:
         """Liberties of the chain on this point (sorted GTP names); [] when empty."""
-        c = self._chain[self._require_point(move)]
-        return sorted((self._names[s] for s in c.libs), key=self._sort_key) if c else []
+        c = self.chain_of[self.require_point(move)]
+        return sorted((self._names[s] for s in c.libs), key=self.sort_key) if c else []
 
     def chains(self) -> list[Chain]:
         """Every chain on the board (internal objects: read, never modify), ordered by their lowest point."""
-        return sorted(self._live, key=lambda c: min(c.stones))
+        return sorted(self.all_chains, key=lambda c: min(c.stones))
 
-    def _sort_key(self, name: str) -> int:
+    def sort_key(self, name: str) -> int:
         return self._names.index(name)
 
-    def _require_point(self, move: str) -> int:
+    def require_point(self, move: str) -> int:
         p = parse_point(move, self.size)
         if p is None:
             raise BadCoordinate(move, self.size, "a point is needed here, not a pass")
@@ -223,7 +257,7 @@ class Game:
         """History keys always include the side to move, so the superko rule can change mid-game:
         positional superko looks a position up with either side to move."""
         h = self.hash if h is None else h
-        return h ^ _WHITE_TO_MOVE if (self._to_move if to_move is None else to_move) == WHITE else h
+        return h ^ _WHITE_TO_MOVE if (self.to_move if to_move is None else to_move) == WHITE else h
 
     def _repeats_position(self, key: int) -> bool:
         seen = self._seen
@@ -241,10 +275,10 @@ class Game:
     def _set_to_move(self, color: int) -> None:
         """Hand the turn to ``color`` by fiat (after setup, a record's PL): the position now remembered as faced
         is the one with ``color`` to move, not the one that was never played from."""
-        if color != self._to_move:
+        if color != self.to_move:
             self._forget()
-            self._log.append(("turn", self._to_move))
-            self._to_move = color
+            self._log.append(("turn", self.to_move))
+            self.to_move = color
             self._remember()
 
     # ------------------------------------------------------------------ moves
@@ -254,7 +288,7 @@ class Game:
         Returns the names of the captured stones. Raises IllegalMove (state unchanged) or BadCoordinate.
         ``allow_repeat`` skips the ko and superko checks: records made under other rules must still replay.
         """
-        c = self._to_move if color is None else (_COLOR_WORDS.get(color) or parse_color(color))
+        c = self.to_move if color is None else (_COLOR_WORDS.get(color) or parse_color(color))
         p = self._index.get(move)
         if p is None:
             p = parse_point(move, self.size)
@@ -268,13 +302,13 @@ class Game:
         return []
 
     def pass_move(self, color: int | None = None) -> None:
-        c = self._to_move if color is None else color
+        c = self.to_move if color is None else color
         if self.over:
             raise IllegalMove("game-over", "pass", COLOR_NAMES[c])
-        self._log.append(("pass", self._ko, self._ko_color, self._to_move, self._passes))
-        self._ko = -1
+        self._log.append(("pass", self.ko, self.ko_color, self.to_move, self._passes))
+        self.ko = -1
         self._passes += 1
-        self._to_move = 3 - c
+        self.to_move = 3 - c
         self.moves.append((c, None))
         self._remember()
 
@@ -309,14 +343,14 @@ class Game:
         """Play at point index ``p``; returns the captured point indices. The hot path of the engine."""
         board = self.board
         if board[p] or self._passes >= 2 or self.resigned is not None or (
-                p == self._ko and color == self._ko_color and not allow_repeat):
+                p == self.ko and color == self.ko_color and not allow_repeat):
             self._refuse(p, color)
-        chain = self._chain
+        chain = self.chain_of
         empties = []
         own = []
         opp_adj = []
         captured = []
-        for q in self._nb[p]:
+        for q in self.adjacent[p]:
             ch = chain[q]
             if ch is None:
                 empties.append(q)
@@ -348,14 +382,14 @@ class Game:
 
         # -- the move is legal: change the position and log how to take it back
         board[p] = color
-        self._empties.discard(p)
+        self.empty_points.discard(p)
         self._empty_bits ^= self._bits[p]
         for ch in opp_adj:
             ch.libs.discard(p)
         if not own:
             base = Chain(color, [p], set(empties))
             chain[p] = base
-            self._live.add(base)
+            self.all_chains.add(base)
             old_len = old_libs = absorbed = None
         else:
             # grow the first neighbouring chain in place; the log keeps only what was added, so a long
@@ -373,7 +407,7 @@ class Game:
             if len(own) > 1:
                 absorbed = own[1:]
                 stones = base.stones
-                live = self._live
+                live = self.all_chains
                 for ch in absorbed:
                     gained = ch.libs - libs
                     libs |= gained
@@ -386,16 +420,16 @@ class Game:
                 absorbed = None
             libs.discard(p)
         removed = self._capture(captured, color) if captured else captured
-        self._log.append((p, color, self.hash, self._ko, self._ko_color, self._to_move, self._passes,
+        self._log.append((p, color, self.hash, self.ko, self.ko_color, self.to_move, self._passes,
                           base, old_len, old_libs, absorbed, opp_adj, captured))
         self.hash = h
         # plain ko: one stone took one stone and is left with that single liberty
         if len(removed) == 1 and old_len is None and len(base.libs) == 1:
-            self._ko = removed[0]
-            self._ko_color = opp
+            self.ko = removed[0]
+            self.ko_color = opp
         else:
-            self._ko = -1
-        self._to_move = opp
+            self.ko = -1
+        self.to_move = opp
         self._passes = 0
         self.moves.append((color, p))
         if self._history:
@@ -406,7 +440,7 @@ class Game:
         return removed
 
     def _capture(self, captured: list[Chain], color: int) -> list[int]:
-        board, chain, nb, live = self.board, self._chain, self._nb, self._live
+        board, chain, nb, live = self.board, self.chain_of, self.adjacent, self.all_chains
         removed: list[int] = []
         for ch in captured:
             for s in ch.stones:
@@ -414,7 +448,7 @@ class Game:
                 chain[s] = None
             removed += ch.stones
             live.discard(ch)
-        self._empties.update(removed)
+        self.empty_points.update(removed)
         bits = self._bits
         e = self._empty_bits
         for s in removed:
@@ -452,8 +486,8 @@ class Game:
             self.board[s] = EMPTY
         self._captures[3 - color] += len(removed) + 1  # the stone just played goes with its chain
         self._rebuild()
-        self._ko = -1
-        self._to_move = 3 - color
+        self.ko = -1
+        self.to_move = 3 - color
         self._passes = 0
         self.moves.append((color, p))
         self._log.append(("snapshot", snap))
@@ -461,7 +495,7 @@ class Game:
         return []
 
     def resign(self, color: str | None = None) -> None:
-        c = self._to_move if color is None else parse_color(color)
+        c = self.to_move if color is None else parse_color(color)
         if self.over:
             raise IllegalMove("game-over", "resign", COLOR_NAMES[c])
         self._log.append(("resign",))
@@ -480,7 +514,7 @@ class Game:
             self.moves.pop()
         elif kind == "pass":
             self._forget()
-            self._ko, self._ko_color, self._to_move, self._passes = entry[1:]
+            self.ko, self.ko_color, self.to_move, self._passes = entry[1:]
             self.moves.pop()
         elif kind == "snapshot":
             self._forget()
@@ -495,14 +529,14 @@ class Game:
             self.resigned = None
         elif kind == "turn":
             self._forget()
-            self._to_move = entry[1]
+            self.to_move = entry[1]
             self._remember()
 
     def _undo_move(self, p, color, h, ko, ko_color, to_move, passes, base, old_len, old_libs, absorbed, opp_adj,
                    captured) -> None:
-        board, chain, nb = self.board, self._chain, self._nb
+        board, chain, nb = self.board, self.chain_of, self.adjacent
         opp = 3 - color
-        empties, bits, live = self._empties, self._bits, self._live
+        empties, bits, live = self.empty_points, self._bits, self.all_chains
         if captured:
             n = 0
             for ch in captured:
@@ -536,7 +570,7 @@ class Game:
                     live.add(ch)
                     for s in ch.stones:
                         chain[s] = ch
-        self.hash, self._ko, self._ko_color, self._to_move, self._passes = h, ko, ko_color, to_move, passes
+        self.hash, self.ko, self.ko_color, self.to_move, self._passes = h, ko, ko_color, to_move, passes
 
     # ------------------------------------------------------------------ setup (handicap, SGF AB/AW/AE)
     def setup(self, black=(), white=(), empty=()) -> None:
@@ -546,13 +580,13 @@ class Game:
         points = {}
         for color, moves in ((EMPTY, empty), (BLACK, black), (WHITE, white)):
             for m in moves:
-                points[self._require_point(m) if isinstance(m, str) else m] = color
+                points[self.require_point(m) if isinstance(m, str) else m] = color
         snap = self._snapshot()
         if EMPTY not in points.values() and not any(self.board[p] for p in points):
             # only stones on empty points (handicap, most AB/AW): place them one by one, no rebuild
             for p, color in points.items():
                 self._place_stone(p, color)
-            dead = {id(c): c for c in self._live if not c.libs}.values()
+            dead = {id(c): c for c in self.all_chains if not c.libs}.values()
         else:
             for p, color in points.items():
                 self.board[p] = color
@@ -562,7 +596,7 @@ class Game:
             names = sorted(self._names[s] for c in dead for s in c.stones)
             self._restore(snap)
             raise ValueError(f"setup leaves stones without liberties: {', '.join(names)}")
-        self._ko = -1
+        self.ko = -1
         self._log.append(("setup", snap))
         self.setups.append((len(self.moves),) + tuple(
             tuple(sorted(p for p, c in points.items() if c == color)) for color in (BLACK, WHITE, EMPTY)))
@@ -571,14 +605,14 @@ class Game:
     def _place_stone(self, p: int, color: int) -> None:
         """Put a stone on an empty point for a setup: chains merge, neighbours lose a liberty, nothing is
         captured (a setup that leaves a chain without liberties is refused by the caller)."""
-        chain, live = self._chain, self._live
+        chain, live = self.chain_of, self.all_chains
         self.board[p] = color
-        self._empties.discard(p)
+        self.empty_points.discard(p)
         self._empty_bits ^= self._bits[p]
         self.hash ^= self._keys[color][p]
         libs: set[int] = set()
         own: list[Chain] = []
-        for q in self._nb[p]:
+        for q in self.adjacent[p]:
             c = chain[q]
             if c is None:
                 libs.add(q)
@@ -603,6 +637,24 @@ class Game:
             base.libs.discard(p)
         chain[p] = base
 
+    def set_board(self, board: list[int]) -> None:
+        """The unchecked setup: put these colours (point -> EMPTY, BLACK or WHITE) on the board and rebuild the
+        chains, liberties and hash from them. Nothing is refused (a chain may be left without liberties, which
+        is what a position checker wants to find) and nothing is logged: undo cannot take it back, and the
+        history of positions, the turn and the ko stay as they were. For positions that are only looked at;
+        play uses ``setup``."""
+        self.board[:] = board
+        self._rebuild()
+
+    def can_undo(self) -> bool:
+        """Is there an action to take back?"""
+        return bool(self._log)
+
+    def clear_undo(self) -> None:
+        """Forget how to take back what was done so far: a reader's private copy starts from its position and
+        never undoes past it."""
+        self._log.clear()
+
     def resume(self) -> None:
         """Clear a finished game's passes so play goes on (records and GTP sessions keep playing after passes)."""
         if self._passes:
@@ -612,27 +664,27 @@ class Game:
     def _snapshot(self) -> tuple:
         """Everything a setup or a suicide changes. Chain objects are kept by identity (with copies of their
         contents), because the undo records of earlier moves point at them."""
-        chains = tuple((c, c.stones[:], set(c.libs)) for c in self._live)
-        return (self.board[:], self._chain[:], chains, self.hash, self._ko, self._ko_color, self._to_move,
+        chains = tuple((c, c.stones[:], set(c.libs)) for c in self.all_chains)
+        return (self.board[:], self.chain_of[:], chains, self.hash, self.ko, self.ko_color, self.to_move,
                 self._passes, self._captures[:], len(self.moves), self.handicap)
 
     def _restore(self, snap: tuple) -> None:
-        (board, chain, chains, self.hash, self._ko, self._ko_color, self._to_move, self._passes, caps, nmoves,
+        (board, chain, chains, self.hash, self.ko, self.ko_color, self.to_move, self._passes, caps, nmoves,
          self.handicap) = snap
         self.board[:] = board
-        self._chain = chain[:]
+        self.chain_of = chain[:]
         for c, stones, libs in chains:
             c.stones = stones[:]
             c.libs = set(libs)
-        self._live = {c for c, _, _ in chains}
-        self._empties = {p for p, c in enumerate(board) if c == EMPTY}
-        self._empty_bits = sum(self._bits[p] for p in self._empties)
+        self.all_chains = {c for c, _, _ in chains}
+        self.empty_points = {p for p, c in enumerate(board) if c == EMPTY}
+        self._empty_bits = sum(self._bits[p] for p in self.empty_points)
         self._captures = caps[:]
         del self.moves[nmoves:]
 
     def _rebuild(self) -> None:
         """Recompute chains, liberties and the hash from the board (after setup or a snapshot restore)."""
-        board, nb = self.board, self._nb
+        board, nb = self.board, self.adjacent
         chain: list[Chain | None] = [None] * len(board)
         for p, color in enumerate(board):
             if color and chain[p] is None:
@@ -649,15 +701,15 @@ class Game:
                         elif c == color and chain[q] is None:
                             chain[q] = ch
                             stack.append(q)
-        self._chain = chain
-        self._live = {c for c in chain if c is not None}
-        self._empties = {p for p, c in enumerate(board) if c == EMPTY}
-        self._empty_bits = sum(1 << p for p in self._empties)
+        self.chain_of = chain
+        self.all_chains = {c for c in chain if c is not None}
+        self.empty_points = {p for p, c in enumerate(board) if c == EMPTY}
+        self._empty_bits = sum(1 << p for p in self.empty_points)
         self.hash = self.recompute_hash()
 
     # ------------------------------------------------------------------ legality
     def is_legal(self, move: str, color: str | None = None) -> bool:
-        c = self._to_move if color is None else parse_color(color)
+        c = self.to_move if color is None else parse_color(color)
         p = parse_point(move, self.size)
         if p is None:
             return not self.over
@@ -675,12 +727,12 @@ class Game:
     def is_legal_point(self, p: int, color: int) -> bool:
         if self.board[p] or self.over:
             return False
-        if p == self._ko and color == self._ko_color:
+        if p == self.ko and color == self.ko_color:
             return False
-        chain = self._chain
+        chain = self.chain_of
         captured: list[Chain] = []
         liberty = False
-        for q in self._nb[p]:
+        for q in self.adjacent[p]:
             ch = chain[q]
             if ch is None:
                 liberty = True
@@ -706,9 +758,9 @@ class Game:
     def liberties_after(self, p: int, color: int) -> set[int]:
         """The liberties the chain made by ``color`` playing on empty ``p`` would have, before any capture (the
         readers' self-atari test)."""
-        board, chain = self.board, self._chain
+        board, chain = self.board, self.chain_of
         libs = set()
-        for q in self._nb[p]:
+        for q in self.adjacent[p]:
             if board[q] == EMPTY:
                 libs.add(q)
             elif board[q] == color:
@@ -723,7 +775,7 @@ class Game:
         position: those are taken as a set at once. Only the few crowded points (no empty neighbour), the
         liberties of opponent chains in atari (captures change the hash) and the ko point are checked one by one.
         """
-        c = self._to_move if color is None else color
+        c = self.to_move if color is None else color
         if self.over:
             return []
         e = self._empty_bits
@@ -736,12 +788,12 @@ class Game:
             special.add(low.bit_length() - 1)
             crowded ^= low
         opp = 3 - c
-        for ch in self._live:
+        for ch in self.all_chains:
             if ch.color == opp and len(ch.libs) == 1:
                 special |= ch.libs
-        if self._ko >= 0 and self._ko_color == c:
-            special.add(self._ko)
-        plain = self._empties - special
+        if self.ko >= 0 and self.ko_color == c:
+            special.add(self.ko)
+        plain = self.empty_points - special
         if self._superko:
             seen = self._seen
             keys = self._keys[c]
@@ -760,7 +812,7 @@ class Game:
 
     def legal_moves(self, color: str | None = None) -> list[str]:
         """Every legal point for ``color`` (default: the side to move) as GTP names; pass is not listed."""
-        c = self._to_move if color is None else parse_color(color)
+        c = self.to_move if color is None else parse_color(color)
         names = self._names
         return [names[p] for p in self.legal_points(c)]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .coords import from_col_row
+from .coords import from_col_row, neighbours
 
 if TYPE_CHECKING:
     from .game import Game
@@ -44,7 +44,7 @@ def place_free_handicap(game: "Game", points: list[str]) -> list[str]:
         raise ValueError("handicap stones go on an empty board")
     if len(points) < 2:
         raise ValueError("a handicap is at least 2 stones")
-    pts = [game._require_point(m) for m in points]
+    pts = [game.require_point(m) for m in points]
     if len(set(pts)) != len(pts):
         raise ValueError("handicap stones must be on different points")
     if len(pts) >= game.size * game.size:
@@ -53,3 +53,30 @@ def place_free_handicap(game: "Game", points: list[str]) -> list[str]:
     game.handicap = len(pts)
     game.to_play = "white"
     return [game.name(p) for p in pts]
+
+
+def free_handicap_points(size: int, stones: int) -> list[int]:
+    """Where this engine puts ``stones`` free handicap stones: the fixed placement first, then spread out.
+
+    Extra stones go where they are furthest from the stones already placed, preferring points away from the
+    edge; no two stones touch, so every stone keeps its liberties. Fewer stones come back when the board has
+    no room left (the spec allows that)."""
+    top = max_fixed_handicap(size)
+    chosen = list(fixed_handicap_points(size, min(stones, top))) if top >= 2 else []
+    nb = neighbours(size)
+    while len(chosen) < stones:
+        taken = set(chosen)
+        best, best_key = None, None
+        for p in range(size * size):
+            if p in taken or any(q in taken for q in nb[p]):
+                continue
+            col, row = p % size, p // size
+            edge = min(col, row, size - 1 - col, size - 1 - row)
+            spread = min((abs(col - q % size) + abs(row - q // size) for q in chosen), default=2 * size)
+            key = (min(edge, 2), spread, -row, -col)
+            if best_key is None or key > best_key:
+                best, best_key = p, key
+        if best is None:
+            break
+        chosen.append(best)
+    return chosen

@@ -93,7 +93,7 @@ class Verdict:
 def _check_targets(game: Game, goal: Goal) -> tuple[list[int], int]:
     points = []
     for name in goal.targets:
-        p = game._require_point(name)
+        p = game.require_point(name)
         if game.board[p] == EMPTY:
             raise GoalError(f"the goal names {name}, but there is no stone there")
         points.append(p)
@@ -112,7 +112,7 @@ class Judge:
         self.limits = limits
         self.targets, self.owner = _check_targets(position, goal)
         # the solver is the side to move at the start
-        self.solver = position._to_move
+        self.solver = position.to_move
         attacking = goal.kind in ATTACKING
         if attacking and self.owner == self.solver:
             if goal.kind == "race":
@@ -126,7 +126,7 @@ class Judge:
             raise GoalError(f"the goal is to {goal.kind} stones of the side not to move")
         if goal.kind in PAIRS:
             a, b = self.targets
-            if position._chain[a] is position._chain[b]:
+            if position.chain_of[a] is position.chain_of[b]:
                 raise GoalError(f"{goal.targets[0]} and {goal.targets[1]} are the same chain already")
         self._cache: OrderedDict[tuple, tuple[int, int | None]] = OrderedDict()
         self._race_tt: dict = {}
@@ -159,7 +159,7 @@ class Judge:
         """The reading itself. With ``watch``, the capture/save/kill/live readers record every point they
         look at (see ``_Watch``)."""
         kind = self.goal.kind
-        solver_to_move = game._to_move == self.solver
+        solver_to_move = game.to_move == self.solver
         attacker_to_move = solver_to_move == (kind in ("capture", "kill"))
         if any(game.board[p] == EMPTY for p in self.targets):
             return (WIN, None) if attacker_to_move else (LOSE, None)  # a target is already captured
@@ -230,18 +230,18 @@ class Judge:
     def _read_pass(self, before: Game) -> tuple[tuple[int, int | None], frozenset[int], list | None] | None:
         game = _clone(before)
         game.to_play = COLOR_NAMES[3 - self.solver]
-        game._ko, game._ko_color = -1, 0
+        game.ko, game.ko_color = -1, 0
         watch = _Watch()
         try:
             answer = self._read(game, watch)
         except BudgetExceeded:
             return None
-        return answer, watch.region(game._nb), watch.setup
+        return answer, watch.region(game.adjacent), watch.setup
 
     @staticmethod
     def _captures(game: Game, p: int, color: int) -> bool:
-        chain = game._chain
-        return any((c := chain[q]) is not None and c.color != color and len(c.libs) == 1 for q in game._nb[p])
+        chain = game.chain_of
+        return any((c := chain[q]) is not None and c.color != color and len(c.libs) == 1 for q in game.adjacent[p])
 
     def _read_race(self, game: Game, solver_to_move: bool) -> tuple[int, int | None]:
         from .race import PASS, RaceReader
@@ -265,7 +265,7 @@ class Judge:
 
     @staticmethod
     def _key(game: Game) -> tuple:
-        return (game.hash, game._to_move, game._ko if game._ko_color == game._to_move else -1)
+        return (game.hash, game.to_move, game.ko if game.ko_color == game.to_move else -1)
 
     def _attack_any(self, reader: Reader) -> tuple[int, int | None]:
         """Capture any one of the targets. With several targets a move may threaten two at once (双吃), so
@@ -321,7 +321,7 @@ class Judge:
         g = reader.g
         moves: dict[int, None] = {}
         for p in self.targets:
-            ch = g._chain[p]
+            ch = g.chain_of[p]
             if ch is None:
                 continue
             gen = reader._attack_moves(ch, 3 - ch.color, 0) if attacking else reader._defend_moves(ch, ch.color, 0)
@@ -340,10 +340,10 @@ class Judge:
 
     def _judge(self, moves_so_far: list[str], move: str) -> Verdict:
         game = self._replay(moves_so_far)
-        if game._to_move != self.solver:
+        if game.to_move != self.solver:
             raise GoalError("it is the computer's turn in this line")
         try:
-            p = game._require_point(move)
+            p = game.require_point(move)
         except ValueError as e:
             raise GoalError(str(e)) from None
         try:
@@ -387,7 +387,7 @@ class Judge:
         """When the opponent is lost anyway it still answers, with the move that keeps the targets' liberties
         highest (so the kid gets to finish the job), or passes if it has nothing sensible."""
         reader = Reader(game, self.limits)
-        side = game._to_move
+        side = game.to_move
         best, best_move = -1, None
         for m in self._candidates(reader, attacking=side != self.owner):
             try:
@@ -395,7 +395,7 @@ class Judge:
             except IllegalMove:
                 continue
             try:
-                chains = [reader.g._chain[p] for p in self.targets]
+                chains = [reader.g.chain_of[p] for p in self.targets]
                 libs = sum(len(c.libs) for c in chains if c is not None)
             finally:
                 reader.g.undo()
@@ -408,17 +408,17 @@ class Judge:
             return any(game.board[p] == EMPTY for p in self.targets)
         if self.goal.kind == "connect":
             a, b = self.targets
-            return game._chain[a] is game._chain[b]
+            return game.chain_of[a] is game.chain_of[b]
         return False
 
     def _reason(self, game: Game, p: int, reply: int | None, read_game: Game | None = None) -> str:
         """Why a move fails, in words the lesson turns into kid language (see the module docstring)."""
         kind = self.goal.kind
-        ch = game._chain[p]
+        ch = game.chain_of[p]
         if reply is not None:
-            game.play_point(reply, game._to_move)
+            game.play_point(reply, game.to_move)
             try:
-                if game._chain[p] is None or (ch is not None and all(game.board[s] == EMPTY for s in ch.stones)):
+                if game.chain_of[p] is None or (ch is not None and all(game.board[s] == EMPTY for s in ch.stones)):
                     return "captured-you"
             finally:
                 game.undo()
@@ -447,14 +447,14 @@ class Judge:
         start = self.start
         libs = set()
         for t in self.targets:
-            ch = start._chain[t]
+            ch = start.chain_of[t]
             if ch is not None:
                 libs |= ch.libs
         if p in libs:
             return False
         near = set()
         for lib in libs:
-            near.update(start._nb[lib])
+            near.update(start.adjacent[lib])
         if p not in near:
             return False  # a move far away is not aimed at the stones: they simply escape
         try:
@@ -576,9 +576,9 @@ class _Watch:
         """Watch the reader's private copy ``g`` (called before it searches)."""
         board = _WatchedList(g.board)
         board.read, board.chains = self.read, None
-        chain = _WatchedList(g._chain)
+        chain = _WatchedList(g.chain_of)
         chain.read, chain.chains = self.read, self.chains
-        g.board, g._chain = board, chain
+        g.board, g.chain_of = board, chain
 
     def region(self, nb) -> frozenset[int]:
         points = set(self.read)
@@ -596,8 +596,8 @@ def _clone(game: Game) -> Game:
     white = [p for p, c in enumerate(game.board) if c == 2]
     if black or white:
         copy.setup(black=black, white=white)
-    copy.to_play = COLOR_NAMES[game._to_move]
-    copy._ko, copy._ko_color = game._ko, game._ko_color
+    copy.to_play = COLOR_NAMES[game.to_move]
+    copy.ko, copy.ko_color = game.ko, game.ko_color
     return copy
 
 

@@ -87,8 +87,8 @@ class _Board:
         # GNU Go's directions: south, west, north, east, then the diagonals SW, NW, NE, SE.
         self.delta = (ns, -1, -ns, 1, ns - 1, -ns - 1, -ns + 1, ns + 1)
         self.nb = self.delta[:4]
-        ko = getattr(game, "_ko", -1)
-        ko_color = getattr(game, "_ko_color", 0)
+        ko = getattr(game, "ko", -1)
+        ko_color = getattr(game, "ko_color", 0)
         self.ko = self.from_game.get(ko, -1) if ko is not None and ko >= 0 else -1
         self.ko_color = ko_color if self.ko >= 0 else 0
         self._undo: list[tuple[list[tuple[int, int]], int, int]] = []
@@ -380,8 +380,8 @@ _CACHE_LOCK = threading.Lock()
 def _analysis(game: Game) -> _Analysis:
     """The analysis of the game's current position, computed once: the cache is keyed by the position (board
     and hash) and the simple-ko state, which decides whether a recapture is allowed."""
-    ko = getattr(game, "_ko", -1)
-    key = (game.size, game.hash, ko, getattr(game, "_ko_color", 0) if ko >= 0 else 0, tuple(game.board))
+    ko = getattr(game, "ko", -1)
+    key = (game.size, game.hash, ko, getattr(game, "ko_color", 0) if ko >= 0 else 0, tuple(game.board))
     with _CACHE_LOCK:
         got = _CACHE.get(key)
         if got is not None:

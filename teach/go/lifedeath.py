@@ -27,7 +27,7 @@ point, threat-retakes used). The rules of this local game:
   stored in the table may in rare cases depend on the line that reached it).
 - Results use reading.py's scale for the side to move (WIN, KO_A, KO_B, LOSE; ``INVERT`` flips the side).
 
-Every search result is a pair of bounds (lo, hi). A line longer than ``Limits.max_depth`` is unknown,
+Every search result is a pair of bounds (lo, hi). A line longer than ``Budget.max_depth`` is unknown,
 (LOSE, WIN); a root answer that still has open bounds, or a search over its node or time budget, raises
 ``BudgetExceeded``: the honest answer is ``unknown``, never a guess.
 
@@ -42,24 +42,23 @@ Pure Python: standard library and ``teach.go`` only.
 
 from __future__ import annotations
 
-import time
-
 from .game import EMPTY, Game, IllegalMove
-from .reading import GTP_CODE, KO_A, KO_B, LOSE, NAMES, WIN, BudgetExceeded, Limits, reading_copy
+from .reading import GTP_CODE, KO_A, KO_B, LOSE, NAMES, WIN, Limits, reading_copy
+from .search import Budget, BudgetExceeded, Search, named
 
 try:  # unconditional life (GNU Go's unconditional_status), written alongside this module
     from .life import unconditionally_alive as _life_alive
 except ImportError:  # pragma: no cover - the module ships with the package
     _life_alive = None
 
-__all__ = ["LifeReader", "default_region", "owl", "solve", "dragon_status", "KO_THREATS", "BudgetExceeded", "Limits",
-           "WIN", "KO_A", "KO_B", "LOSE"]
+__all__ = ["LifeReader", "default_region", "owl", "solve", "dragon_status", "KO_THREATS", "Budget", "BudgetExceeded",
+           "Limits", "WIN", "KO_A", "KO_B", "LOSE"]
 
 EYE_MAX = 16  # an enclosed area of more points than this is open space, not eye space
 BENSON_REGION_MAX = 14  # regions bigger than this are never vital in the local pass-alive check
 BENSON_CHAINS_MAX = 40  # chains looked at by the local pass-alive check before it gives up (says "no")
 KO_THREATS = 2  # threat-retakes allowed on one line of play
-OWL_LIMITS = Limits(nodes=250_000, seconds=5.0)  # GTP owl_attack / owl_defend (GNU Go's regression timeout: 10 s)
+OWL_LIMITS = Budget(nodes=250_000, seconds=5.0)  # GTP owl_attack / owl_defend (GNU Go's regression timeout: 10 s)
 _PASS = -1
 _WON, _LOST, _OPEN = (WIN, WIN), (LOSE, LOSE), (LOSE, WIN)
 
@@ -67,7 +66,7 @@ _WON, _LOST, _OPEN = (WIN, WIN), (LOSE, LOSE), (LOSE, WIN)
 def empty_area(game: Game, start: int, limit: int) -> tuple[set[int], bool]:
     """The empty points connected to ``start`` through empty points (at most ``limit`` + 1 of them); True
     when the area is closed within the limit."""
-    board, nb = game.board, game._nb
+    board, nb = game.board, game.adjacent
     seen = {start}
     stack = [start]
     while stack:
@@ -89,7 +88,7 @@ def default_region(game: Game, group: int, eye_max: int = EYE_MAX, link: bool = 
     chain of its colour bordering that eye space. The region adds the group's stones, its liberties and the
     liberties' empty neighbours, and the stones and liberties of enemy chains touching the group that are
     short of liberties (two or fewer: a capturing race)."""
-    board, chain, nb = game.board, game._chain, game._nb
+    board, chain, nb = game.board, game.chain_of, game.adjacent
     first = chain[group]
     if first is None:
         raise ValueError("no stone at the group's point")
@@ -153,16 +152,19 @@ def default_region(game: Game, group: int, eye_max: int = EYE_MAX, link: bool = 
     return region, eye
 
 
-class LifeReader:
-    """Reads the life and death of one group. Keep one reader per position to share its transposition table."""
+class LifeReader(Search):
+    """Reads the life and death of one group. Keep one reader per position to share its transposition table.
 
-    def __init__(self, game: Game, group: int, region: set[int] | None = None, limits: Limits = Limits(),
+    ``limits``: a ``Budget`` (nodes, seconds, max_depth); the tactical ``Limits`` are one too."""
+
+    def __init__(self, game: Game, group: int, region: set[int] | None = None, limits: Budget = Budget(),
                  ko_threats: int = KO_THREATS) -> None:
         if game.board[group] == EMPTY:
             raise ValueError("no stone at the group's point")
+        super().__init__(limits)
         self.g = g = reading_copy(game)
         self.size = game.size
-        self.nb = g._nb
+        self.nb = g.adjacent
         self.target = group
         self.defender = g.board[group]
         self.attacker = 3 - self.defender
@@ -175,15 +177,12 @@ class LifeReader:
         self.region = frozenset(region)
         self.eye = frozenset(eye)
         self._moves_list = sorted(self.region)
-        self.limits = limits
         self.ko_threats = ko_threats
         self.tt: dict[tuple, list] = {}
         self._alive_cache: dict[int, bool] = {}
         self._path: set[tuple] = set()
         self._retakes = 0
         self._history: dict[int, dict[int, int]] = {1: {}, 2: {}}  # cutoffs each move made, per colour
-        self.nodes = 0
-        self._deadline = 0.0
         self._root_alive = False
         if _life_alive is not None:
             self._root_alive = group in _life_alive(game, self.defender)
@@ -233,39 +232,30 @@ class LifeReader:
         for p in points:
             if g.board[p] != EMPTY:
                 continue
-            if g.is_legal_point(p, color) or (p == g._ko and g._ko_color == color):
+            if g.is_legal_point(p, color) or (p == g.ko and g.ko_color == color):
                 out.append(p)
         return out
 
     # ------------------------------------------------------------------ driver
-    def _start(self) -> None:
-        self.nodes = 0
-        self._deadline = time.perf_counter() + self.limits.seconds
-
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.limits.nodes or (self.nodes & 127 == 0 and time.perf_counter() > self._deadline):
-            raise BudgetExceeded(self.nodes)
-
     def _set_turn(self, color: int) -> None:
         g = self.g
-        if g._to_move != color:
-            g._to_move = color
-            if g._ko_color != color:
-                g._ko = -1  # the ban was for the other side: the turn passed, so it is gone
+        if g.to_move != color:
+            g.to_move = color
+            if g.ko_color != color:
+                g.ko = -1  # the ban was for the other side: the turn passed, so it is gone
 
     def _root(self, color: int) -> tuple[int, int | None]:
         g = self.g
-        saved = (g._to_move, g._ko, g._ko_color)
+        saved = (g.to_move, g.ko, g.ko_color)
         self._start()
         try:
             if self._root_alive:
                 return (WIN, None) if color == self.defender else (LOSE, None)
             self._set_turn(color)
-            t = g._chain[self.target]
+            t = g.chain_of[self.target]
             if len(t.libs) >= 2 and self._pass_alive(t):
                 return (WIN, None) if color == self.defender else (LOSE, None)
-            ban = g._ko if (g._ko >= 0 and g._ko_color == color) else -1
+            ban = g.ko if (g.ko >= 0 and g.ko_color == color) else -1
             best_lo, best_hi, best_move = -1, -1, None
             moves = self._ordered(color, t, None, ban)
             if color == self.defender:  # no move needed is the best answer, when it is one
@@ -291,18 +281,18 @@ class LifeReader:
                 best_move = None
             return best_lo, best_move
         finally:
-            g._to_move, g._ko, g._ko_color = saved
+            g.to_move, g.ko, g.ko_color = saved
 
     def _after(self, move: int, color: int, fresh: bool = True) -> int:
         g = self.g
         if g.board[move] != EMPTY:
             return LOSE
-        saved = (g._to_move, g._ko, g._ko_color)
+        saved = (g.to_move, g.ko, g.ko_color)
         if fresh:
             self._start()
         try:
             self._set_turn(color)
-            ban = g._ko if (g._ko >= 0 and g._ko_color == color) else -1
+            ban = g.ko if (g.ko >= 0 and g.ko_color == color) else -1
             got = self._value(move, color, -1, 4, 0, ban)
             if got is None:
                 return LOSE
@@ -310,7 +300,7 @@ class LifeReader:
                 raise BudgetExceeded(self.nodes)
             return got[0]
         finally:
-            g._to_move, g._ko, g._ko_color = saved
+            g.to_move, g.ko, g.ko_color = saved
 
     # ------------------------------------------------------------------ search
     def _value(self, m: int, side: int, alpha: int, beta: int, depth: int, ban: int) -> tuple[int, int] | None:
@@ -352,7 +342,7 @@ class LifeReader:
         window [alpha, beta]. A result below alpha is only an upper bound, one above beta only a lower bound;
         a line cut by the depth limit leaves both open, so a proof never rests on it."""
         g = self.g
-        t = g._chain[self.target]
+        t = g.chain_of[self.target]
         attacker = self.attacker
         if t is None:
             return _WON if side == attacker else _LOST
@@ -360,12 +350,12 @@ class LifeReader:
             return _LOST if side == attacker else _WON
         if side == attacker and len(t.libs) == 1:
             (lib,) = t.libs
-            if not (lib == g._ko and g._ko_color == side) and g.is_legal_point(lib, side):
+            if not (lib == g.ko and g.ko_color == side) and g.is_legal_point(lib, side):
                 return _WON
         self._tick()
         if depth >= self.limits.max_depth:
             return _OPEN  # unknown: the line is too long to read
-        ban = g._ko if (g._ko >= 0 and g._ko_color == side) else -1
+        ban = g.ko if (g.ko >= 0 and g.ko_color == side) else -1
         key = (g.hash, side, ban, self._retakes)
         entry = self.tt.get(key)
         tt_move = None
@@ -410,7 +400,7 @@ class LifeReader:
     def _ordered(self, side: int, t, tt_move: int | None, ban: int) -> list[int]:
         """The moves worth trying for ``side``, best guesses first (suicides and own-eye fills left out)."""
         g = self.g
-        board, chain, nb = g.board, g._chain, self.nb
+        board, chain, nb = g.board, g.chain_of, self.nb
         region, eye = self.region, self.eye
         defender = side == self.defender
         history = self._history[side]
@@ -489,7 +479,7 @@ class LifeReader:
     def _outside_liberties(self) -> list[int]:
         """Liberties outside the region of the target and of the defender's chains with stones in the region."""
         g = self.g
-        board, chain = g.board, g._chain
+        board, chain = g.board, g.chain_of
         d = self.defender
         region = self.region
         t = chain[self.target]
@@ -530,7 +520,7 @@ class LifeReader:
         nothing changes: the chains left are pass-alive. Leaving chains or regions out only strikes off more,
         so the answer "alive" is always right."""
         g = self.g
-        board, chain, nb = g.board, g._chain, self.nb
+        board, chain, nb = g.board, g.chain_of, self.nb
         d = t.color
         region_of: dict[int, int] = {}  # point -> the flood that reached it
         regions: list[tuple[list[int], list]] = []  # (empty points, bordering chains) of the small regions
@@ -618,19 +608,15 @@ class LifeReader:
 
 
 # ---------------------------------------------------------------------- conveniences
-def solve(game: Game, point: str, goal: str, limits: Limits = Limits()) -> tuple[str, str | None]:
+def solve(game: Game, point: str, goal: str, limits: Budget = Budget()) -> tuple[str, str | None]:
     """For callers outside the engine: ("win"|"ko"|"lose"|"unknown", move name or None) for the goal
     ``kill`` (the other colour moves first) or ``live`` (the group's owner moves first)."""
-    p = game._require_point(point)
+    p = game.require_point(point)
     reader = LifeReader(game, p, limits=limits)
-    try:
-        result, move = reader.kill() if goal == "kill" else reader.live()
-    except BudgetExceeded:
-        return "unknown", None
-    return NAMES[result], (game.name(move) if move is not None else None)
+    return named(reader.kill if goal == "kill" else reader.live, NAMES, game.name)
 
 
-def owl(game: Game, point: int, what: str, limits: Limits | None = None) -> tuple[int, int | None]:
+def owl(game: Game, point: int, what: str, limits: Budget | None = None) -> tuple[int, int | None]:
     """GNU Go's owl_attack / owl_defend on the group at ``point``: (GTP code 0-3, move or None).
 
     A budget that runs out answers 0 (GNU Go's "no attack/defence found")."""
@@ -644,7 +630,7 @@ def owl(game: Game, point: int, what: str, limits: Limits | None = None) -> tupl
     return GTP_CODE[result], move
 
 
-def dragon_status(game: Game, point: int, limits: Limits | None = None) -> tuple[str, int | None, int | None]:
+def dragon_status(game: Game, point: int, limits: Budget | None = None) -> tuple[str, int | None, int | None]:
     """GNU Go's ``dragon_status`` of the group at ``point``: ("alive"|"critical"|"dead"|"unknown", attack
     point, defence point). Alive: no kill with the attacker moving first; dead: no life with the owner moving
     first; critical: whoever moves first wins (both points given; a ko counts as a win, as in GNU Go).

@@ -17,17 +17,16 @@ self-atari to fill, its empty neighbours (the approach moves). Both sides may pa
 the race (seki when nothing was captured). A move that repeats a position of the current line is not played,
 so ko fights end: the side that takes a ko first wins it (no threats are read; the verdict does not flag ko).
 
-A line longer than ``Limits.max_depth`` or a search over its node or time budget raises ``BudgetExceeded``:
+A line longer than ``Budget.max_depth`` or a search over its node or time budget raises ``BudgetExceeded``:
 the honest answer is ``unknown``.
 """
 
 from __future__ import annotations
 
-import time
-
 from .game import EMPTY, Game, IllegalMove
 from .lifedeath import empty_area
-from .reading import BudgetExceeded, Limits, reading_copy
+from .reading import reading_copy
+from .search import Budget, BudgetExceeded, Search
 
 LOSE, SEKI, WIN = 0, 1, 2
 RACE_NAMES = {WIN: "win", SEKI: "seki", LOSE: "lose"}
@@ -39,7 +38,7 @@ __all__ = ["LOSE", "PASS", "RACE_NAMES", "RaceReader", "SEKI", "WIN", "influence
 
 def race_chains(game: Game, targets: list[int]) -> list[int]:
     """One stone of every chain of the other colour touching a target chain (the solver's race chains)."""
-    chain, nb = game._chain, game._nb
+    chain, nb = game.chain_of, game.adjacent
     out: dict[int, int] = {}
     for t in targets:
         ch = chain[t]
@@ -53,24 +52,24 @@ def race_chains(game: Game, targets: list[int]) -> list[int]:
     return list(out.values())
 
 
-class RaceReader:
-    """Reads a capturing race from one position. ``tt`` may be shared between readers of the same race."""
+class RaceReader(Search):
+    """Reads a capturing race from one position. ``tt`` may be shared between readers of the same race.
 
-    def __init__(self, game: Game, targets: list[int], ours: list[int] | None = None, limits: Limits = Limits(),
+    ``limits``: a ``Budget`` (nodes, seconds, max_depth); the tactical ``Limits`` are one too."""
+
+    def __init__(self, game: Game, targets: list[int], ours: list[int] | None = None, limits: Budget = Budget(),
                  tt: dict | None = None) -> None:
         if any(game.board[t] == EMPTY for t in targets):
             raise ValueError("no stone at a target point")
+        super().__init__(limits)
         self.g = g = reading_copy(game)
-        self.nb = g._nb
+        self.nb = g.adjacent
         self.targets = list(targets)
         self.owner = g.board[self.targets[0]]
         self.solver = 3 - self.owner
         self.ours = list(ours) if ours is not None else race_chains(g, self.targets)
-        self.limits = limits
         self.tt: dict[tuple, tuple[int, int, int | None]] = {} if tt is None else tt
         self._path: set[tuple] = set()
-        self.nodes = 0
-        self._deadline = 0.0
 
     # ------------------------------------------------------------------ public API
     def best(self, passes: int = 0) -> tuple[int, int | None]:
@@ -80,7 +79,7 @@ class RaceReader:
         value = self._over()
         if value is not None:
             return value, None
-        side = self.g._to_move
+        side = self.g.to_move
         moves = [m for m in self._moves(side, passes) if self._legal(m, side)]
         if not moves:
             return SEKI, PASS
@@ -96,7 +95,7 @@ class RaceReader:
         """Value for the solver after the side to move plays ``move`` (PASS = pass); None when illegal."""
         if fresh:
             self._start()
-        side = self.g._to_move
+        side = self.g.to_move
         lo, hi = LOSE, WIN  # the value lies in [lo, hi]; each proof narrows it
         for limit in self._deepening():
             for t in (WIN, SEKI):
@@ -125,15 +124,6 @@ class RaceReader:
             limit += 2
         yield self.limits.max_depth
 
-    def _start(self) -> None:
-        self.nodes = 0
-        self._deadline = time.perf_counter() + self.limits.seconds
-
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.limits.nodes or (self.nodes & 127 == 0 and time.perf_counter() > self._deadline):
-            raise BudgetExceeded(self.nodes)
-
     def _over(self) -> int | None:
         board = self.g.board
         for t in self.targets:
@@ -150,12 +140,12 @@ class RaceReader:
         if m == PASS:
             if passes >= 1:
                 return SEKI >= t  # two passes in a row: nobody can afford to move
-            saved = (g._to_move, g._ko, g._ko_color)
-            g._to_move, g._ko = 3 - side, -1
+            saved = (g.to_move, g.ko, g.ko_color)
+            g.to_move, g.ko = 3 - side, -1
             try:
                 return self._reach(3 - side, t, left - 1, hope, depth + 1, passes + 1)
             finally:
-                g._to_move, g._ko, g._ko_color = saved
+                g.to_move, g.ko, g.ko_color = saved
         try:
             g.play_point(m, side)
         except IllegalMove:
@@ -178,7 +168,7 @@ class RaceReader:
             return hope
         self._tick()
         g = self.g
-        ko = g._ko if g._ko_color == side else -1
+        ko = g.ko if g.ko_color == side else -1
         key = (g.hash, side, ko, passes, t, hope)
         entry = self.tt.get(key)
         # proofs without hope grow with the plies allowed, proofs with hope shrink: (yes from, no up to)
@@ -222,7 +212,7 @@ class RaceReader:
         shortest of them. Extending a chain that is not short of liberties, or filling its own liberties,
         never changes who wins a race and is not read."""
         g = self.g
-        board, chain, nb = g.board, g._chain, self.nb
+        board, chain, nb = g.board, g.chain_of, self.nb
         mine_pts, theirs_pts = (self.ours, self.targets) if side == self.solver else (self.targets, self.ours)
         mine = self._live(mine_pts)
         theirs = self._live(theirs_pts)
@@ -272,7 +262,7 @@ class RaceReader:
         return moves
 
     def _live(self, points: list[int]) -> list:
-        chain = self.g._chain
+        chain = self.g.chain_of
         out = []
         for p in points:
             c = chain[p]
@@ -281,16 +271,16 @@ class RaceReader:
         return out
 
     def _touches_enemy(self, p: int, side: int) -> bool:
-        chain = self.g._chain
+        chain = self.g.chain_of
         return any(chain[q] is not None and chain[q].color != side for q in self.nb[p])
 
     def _captures(self, p: int, side: int) -> bool:
-        chain = self.g._chain
+        chain = self.g.chain_of
         return any(chain[q] is not None and chain[q].color != side and len(chain[q].libs) == 1 for q in self.nb[p])
 
     def _sensible(self, p: int, side: int) -> bool:
         """Not a suicide and not the filling of a one-point eye of one's own single chain."""
-        chain = self.g._chain
+        chain = self.g.chain_of
         own = None
         for q in self.nb[p]:
             c = chain[q]
@@ -319,7 +309,7 @@ class RaceReader:
 def influence(game: Game, targets: list[int], ours: list[int]) -> set[int]:
     """Every point the race reading can look at from this position: a stone played anywhere else changes
     nothing in it (the move counts as a move elsewhere)."""
-    chain, nb, board = game._chain, game._nb, game.board
+    chain, nb, board = game.chain_of, game.adjacent, game.board
     chains = []
     for p in targets + ours:
         c = chain[p]

@@ -17,12 +17,12 @@ the side to move takes the ko first), KO_B (works only by winning a ko the other
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from itertools import islice
 
 from .game import EMPTY, Game, IllegalMove, Rules
+from .search import Budget, BudgetExceeded, Search, named
 
 LOSE, KO_B, KO_A, WIN = 0, 1, 2, 3
 INVERT = (WIN, KO_A, KO_B, LOSE)  # the same line seen from the other side
@@ -30,19 +30,13 @@ GTP_CODE = {WIN: 1, KO_A: 2, KO_B: 3, LOSE: 0}
 NAMES = {WIN: "win", KO_A: "ko", KO_B: "ko", LOSE: "lose"}
 
 
-class BudgetExceeded(Exception):
-    """The search ran out of nodes or time: the honest answer is ``unknown``."""
-
-
 @dataclass(frozen=True)
-class Limits:
-    """Reading budgets. The node budget decides: the same position gets the same answer on any machine, under
-    any load. The clock is only a safety net far above what the node budget takes (a few seconds here); a server
-    that must answer within a set time passes its own ``seconds``, accepting an ``unknown`` on a busy machine."""
+class Limits(Budget):
+    """The tactical reader's budget (nodes, seconds, max_depth: see ``search.Budget``) and how wide it reads at
+    each depth. The clock is only a safety net far above what the node budget takes (a few seconds here); a
+    server that must answer within a set time passes its own ``seconds``, accepting an ``unknown`` on a busy
+    machine."""
 
-    nodes: int = 200_000
-    seconds: float = 60.0
-    max_depth: int = 80  # plies; ladders across a 19x19 board stay well inside
     branch_depth: int = 13  # deeper than this only forcing lines (ataris, escapes, captures) are read
     fourlib_depth: int = 7  # a chain with four liberties is attacked only this close to the root
     threelib_depth: int = 12  # and one with three liberties only this close (deeper, open-board fights explode)
@@ -92,24 +86,22 @@ def reading_copy(game: Game) -> Game:
     white = [p for p, c in enumerate(game.board) if c == 2]
     if black or white:
         g.setup(black=black, white=white)
-    g._to_move = game._to_move
-    g._ko, g._ko_color = game._ko, game._ko_color
-    g._log.clear()
+    g.to_move = game.to_move
+    g.ko, g.ko_color = game.ko, game.ko_color
+    g.clear_undo()
     g.keep_no_history()
     return g
 
 
-class Reader:
+class Reader(Search, clock_every=256):
     """Reads one position. Keep one Reader per position to share its transposition table."""
 
     def __init__(self, game: Game, limits: Limits = Limits()) -> None:
+        super().__init__(limits)
         self.g = reading_copy(game)
-        self.limits = limits
         self.size = game.size
-        self.nb = self.g._nb
+        self.nb = self.g.adjacent
         self.cache: dict[tuple, tuple[int, int, int | None]] = {}  # key -> (depth read at, result, move)
-        self.nodes = 0
-        self._deadline = 0.0
         self._threat_used = False  # someone already retook a ko after a threat in this line
         self._excluded: set[int] = set()  # first moves found refuted at the root
 
@@ -141,8 +133,8 @@ class Reader:
         except IllegalMove:
             return LOSE
         try:
-            ko_taken = g._ko >= 0
-            if g._chain[point] is None:
+            ko_taken = g.ko >= 0
+            if g.chain_of[point] is None:
                 v = WIN if attacker else LOSE
                 if attacker and not ko_taken and (back := self._snapped_back(move)) is not None:
                     v = self._after_snapback(back, owner, 1)
@@ -155,10 +147,6 @@ class Reader:
         if v > LOSE and self.limits.verify and self._refuted(point, move, color, v, attacker):
             v = LOSE
         return min(v, KO_A) if ko_taken and v > KO_A else v
-
-    def _start(self) -> None:
-        self.nodes = 0
-        self._deadline = time.perf_counter() + self.limits.seconds
 
     def _run(self, fn, point: int) -> tuple[int, int | None]:
         if self.g.board[point] == EMPTY:
@@ -212,8 +200,8 @@ class Reader:
         except IllegalMove:
             return False
         try:
-            ch = g._chain[t]
-            if g._ko >= 0 or ch is None:
+            ch = g.chain_of[t]
+            if g.ko >= 0 or ch is None:
                 return False  # captures and ko fights are read through at every depth already
             shut3 = False
             if not attacker and len(ch.libs) > lim.verify_libs:
@@ -226,7 +214,7 @@ class Reader:
             try:
                 return self._refutes(t, color, claimed, attacker)
             except BudgetExceeded:
-                if shut3 and self.nodes <= lim.nodes and time.perf_counter() <= self._deadline:
+                if shut3 and self.nodes <= lim.nodes and self._in_time():
                     return False  # only this check's own share ran out
                 raise
             finally:
@@ -243,16 +231,11 @@ class Reader:
             return False
         g.play_point(reply, 3 - color)
         try:
-            if g._chain[t] is None:
+            if g.chain_of[t] is None:
                 return not attacker
             return (self._attack if attacker else self._defend)(t, 0)[0] == LOSE
         finally:
             g.undo()
-
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.limits.nodes or (self.nodes & 255 == 0 and time.perf_counter() > self._deadline):
-            raise BudgetExceeded(self.nodes)
 
     # ------------------------------------------------------------------ search
     def _key(self, kind: str, t: int, side: int) -> tuple:
@@ -263,12 +246,12 @@ class Reader:
         read nearer the root is at least as thorough. One read farther from the root is not reused, but its best
         move is tried first (the verification's root-width re-reads meet these all the time)."""
         g = self.g
-        ko = g._ko if g._ko_color == side else -1
+        ko = g.ko if g.ko_color == side else -1
         return (kind, g.hash, ko, side, t, self._threat_used)
 
     def _attack(self, t: int, depth: int) -> tuple[int, int | None]:
         g = self.g
-        ch = g._chain[t]
+        ch = g.chain_of[t]
         if ch is None:
             return WIN, None
         self._tick()
@@ -278,7 +261,7 @@ class Reader:
         lim = self.limits
         if n == 1:
             (lib,) = libs
-            if not (lib == g._ko and attacker == g._ko_color) and not self._takes_ko(ch, lib):
+            if not (lib == g.ko and attacker == g.ko_color) and not self._takes_ko(ch, lib):
                 if any(g.board[q] == EMPTY for q in self.nb[lib]):
                     return WIN, lib  # the capturing stone has a liberty of its own: nothing can take it back
                 g.play_point(lib, attacker)
@@ -297,15 +280,15 @@ class Reader:
             return hit[1], hit[2]
         moves = _hinted(hit, self._attack_moves(ch, attacker, depth))
         best, best_move = self._best(t, moves, attacker, depth, self._defend)
-        if best == LOSE and n == 1 and g._ko in libs and attacker == g._ko_color:
+        if best == LOSE and n == 1 and g.ko in libs and attacker == g.ko_color:
             # the capture is forbidden by ko right now: it works if the attacker wins the ko
-            best, best_move = KO_B, g._ko
+            best, best_move = KO_B, g.ko
         self.cache[key] = (depth, best, best_move)
         return best, best_move
 
     def _defend(self, t: int, depth: int) -> tuple[int, int | None]:
         g = self.g
-        ch = g._chain[t]
+        ch = g.chain_of[t]
         if ch is None:
             return LOSE, None
         self._tick()
@@ -350,16 +333,16 @@ class Reader:
                     continue
                 g.play_point(m, color, allow_repeat=True)
                 threat = self._threat_used = True
-            ko_taken = g._ko >= 0
+            ko_taken = g.ko >= 0
             threats_spent = self._threat_used
-            captured = g._chain[t] is None
+            captured = g.chain_of[t] is None
             if ko_taken and depth > lim.ko_depth and not captured:
                 g.undo()
                 continue
             try:
                 if not captured:
                     v = INVERT[answer(t, depth + 1)[0]]
-                elif ko_taken and g._ko == t and not threats_spent and depth + 1 <= lim.ko_threat_depth:
+                elif ko_taken and g.ko == t and not threats_spent and depth + 1 <= lim.ko_threat_depth:
                     v = self._after_retake(t, 3 - color, depth + 1)
                 elif not ko_taken and (back := self._snapped_back(m)) is not None:
                     v = self._after_snapback(back, 3 - color, depth + 1)
@@ -386,7 +369,7 @@ class Reader:
         """The move just played captured the target; is the capturing chain left in atari, so that the defender
         takes it straight back (a snapback, 倒扑; a plain ko is handled as a ko)? The point of that recapture."""
         g = self.g
-        capturer = g._chain[move]
+        capturer = g.chain_of[move]
         if len(capturer.libs) != 1:
             return None
         (back,) = capturer.libs
@@ -407,7 +390,7 @@ class Reader:
         left alone with that one liberty? (The same test as the engine's, without playing the move.)"""
         if len(ch.stones) != 1:
             return False
-        chain = self.g._chain
+        chain = self.g.chain_of
         for q in self.nb[lib]:
             c = chain[q]
             if c is None or c.color != ch.color or (c is not ch and len(c.libs) == 1):
@@ -427,7 +410,7 @@ class Reader:
             except IllegalMove:
                 continue
             try:
-                if len(g._chain[lib].libs) > 1:
+                if len(g.chain_of[lib].libs) > 1:
                     return False
             finally:
                 g.undo()
@@ -526,7 +509,7 @@ class Reader:
             # the capture on the last liberty is a ko (or forbidden): take away what connecting there would
             # give, so that the defender's connection at the ko leaves it short of liberties anyway
             (lib,) = libs
-            chain = g._chain
+            chain = g.chain_of
             for q in nb[lib]:
                 d = chain[q]
                 if d is None:
@@ -614,8 +597,8 @@ class Reader:
         done = len(moves)
         lim = self.limits
         forcing = depth > lim.branch_depth
-        ko = g._ko
-        if ko >= 0 and g._ko_color == defender and ko not in seen and any(ko in a.libs for a in around):
+        ko = g.ko
+        if ko >= 0 and g.ko_color == defender and ko not in seen and any(ko in a.libs for a in around):
             # the attacker just took a ko on a liberty of a chain around us: retaking it (after a threat) also
             # shortens that chain
             seen.add(ko)
@@ -644,7 +627,7 @@ class Reader:
         if n <= 3 and depth <= lim.guard_depth:
             # a short attacker next to us is kept alive by its own stones next to its liberties (where our stone
             # would be taken at once): shorten those guards, so that the attacker's liberties open up
-            chain = g._chain
+            chain = g.chain_of
             for a in around:
                 if len(a.libs) != 2:
                     continue
@@ -743,7 +726,7 @@ class Reader:
 
     def _chains_at(self, points, color: int) -> list:
         """The chains of ``color`` next to any of ``points``, each once, in the order first met."""
-        chain, nb = self.g._chain, self.nb
+        chain, nb = self.g.chain_of, self.nb
         found = []
         for p in points:
             for q in nb[p]:
@@ -764,7 +747,7 @@ def ladder_attack(game: Game, point: int, limits: Limits = Limits()) -> tuple[in
     reader._start()
 
     def chase(t: int, depth: int) -> tuple[int, int | None]:
-        ch = g._chain[t]
+        ch = g.chain_of[t]
         if ch is None:
             return WIN, None
         reader._tick()
@@ -778,7 +761,7 @@ def ladder_attack(game: Game, point: int, limits: Limits = Limits()) -> tuple[in
         return reader._best(t, moves, attacker, depth, lambda t, d: (escape(t, d), None))
 
     def escape(t: int, depth: int) -> int:
-        ch = g._chain[t]
+        ch = g.chain_of[t]
         if len(ch.libs) != 1:
             return WIN
         best = LOSE
@@ -803,12 +786,8 @@ def ladder_attack(game: Game, point: int, limits: Limits = Limits()) -> tuple[in
 def read(game: Game, what: str, point: str, limits: Limits = Limits()) -> tuple[str, str | None]:
     """Convenience for callers outside the engine: ("win"|"ko"|"lose"|"unknown", move name or None)."""
     reader = Reader(game, limits)
-    p = game._require_point(point)
-    try:
-        result, move = (reader.attack if what == "attack" else reader.defend)(p)
-    except BudgetExceeded:
-        return "unknown", None
-    return NAMES[result], (game.name(move) if move is not None else None)
+    p = game.require_point(point)
+    return named(lambda: (reader.attack if what == "attack" else reader.defend)(p), NAMES, game.name)
 
 
 __all__ = ["BudgetExceeded", "GTP_CODE", "KO_A", "KO_B", "LOSE", "Limits", "Reader", "WIN", "ladder_attack", "read"]

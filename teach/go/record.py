@@ -79,7 +79,7 @@ def game_from_sgf(data: bytes | str, strict: bool = False, move_number: int | No
         if value is not None:
             game.info[ident] = value
     handicap = _int_prop(root, "HA", 0)
-    stop_at = None if until_point is None else game._require_point(until_point)
+    stop_at = None if until_point is None else game.require_point(until_point)
     number = 0
     for node in root.main_line():
         _apply_setup(game, node, strict)

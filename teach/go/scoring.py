@@ -120,14 +120,14 @@ def score(game: "Game", dead: Iterable[str] = ()) -> Score:
     board = game.board[:]
     removed = set()
     for name in dead:
-        p = game._require_point(name)
+        p = game.require_point(name)
         if board[p] == EMPTY and p not in removed:
             raise ValueError(f"{name} is marked dead but has no stone")
-        c = game._chain[p]
+        c = game.chain_of[p]
         if c is not None:
             removed.update(c.stones)
     for p in removed:
         board[p] = EMPTY
-    black, white = area(board, game.size, game._nb)
-    names = tuple(sorted((game.name(p) for p in removed), key=game._sort_key))
+    black, white = area(board, game.size, game.adjacent)
+    names = tuple(sorted((game.name(p) for p in removed), key=game.sort_key))
     return Score(game.size, black, white, Fraction(game.komi).limit_denominator(4), game.handicap, names)

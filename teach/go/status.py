@@ -31,11 +31,12 @@ from dataclasses import dataclass, field
 from .game import EMPTY, Game
 from .life import unconditional_statuses
 from .lifedeath import LifeReader
-from .reading import LOSE, BudgetExceeded, Limits
+from .reading import LOSE
+from .search import Budget, BudgetExceeded
 
 __all__ = ["Estimate", "estimate", "dragons", "STATUS_LIMITS"]
 
-STATUS_LIMITS = Limits(nodes=6_000, seconds=1.5)  # per dragon: the reader's budget
+STATUS_LIMITS = Budget(nodes=6_000, seconds=1.5)  # per dragon: the reader's budget
 PLAYOUTS = 200  # random games played to the end for the groups reading leaves open
 OWNED = 0.6  # mean ownership (from -1 to 1, own colour positive) that calls a group alive, its negative dead
 AREA_MAX = 12  # an enclosed area this small is one eye space: the chains around it are one dragon
@@ -67,7 +68,7 @@ class Estimate:
 def _enclosed_areas(game: Game, color: int, limit: int) -> list[tuple[set[int], list]]:
     """Connected sets of points without ``color``'s stones, of at most ``limit`` points, bordered only by
     ``color``'s stones and the edge; with the chains of ``color`` around each."""
-    board, chain, nb = game.board, game._chain, game._nb
+    board, chain, nb = game.board, game.chain_of, game.adjacent
     seen: set[int] = set()
     out = []
     for start in range(len(board)):
@@ -112,14 +113,14 @@ def dragons(game: Game) -> list[list]:
         if ra != rb:
             parent[max(ra, rb)] = min(ra, rb)
 
-    board, nb = game.board, game._nb
+    board, nb = game.board, game.adjacent
     # two chains of a colour with two common liberties: a cut at one is answered at the other
     for p in range(len(board)):
         if board[p] != EMPTY:
             continue
         around = []
         for q in nb[p]:
-            c = game._chain[q]
+            c = game.chain_of[q]
             if c is not None and not any(c is a for a in around):
                 around.append(c)
         for i, a in enumerate(around):
@@ -136,7 +137,7 @@ def dragons(game: Game) -> list[list]:
     return [groups[k] for k in sorted(groups)]
 
 
-def _read(game: Game, group: list, limits: Limits) -> str:
+def _read(game: Game, group: list, limits: Budget) -> str:
     """alive / dead / unsure for one dragon, read from its biggest chain."""
     target = max(group, key=lambda c: (len(c.stones), -min(c.stones)))
     point = min(target.stones)
@@ -154,7 +155,7 @@ def _read(game: Game, group: list, limits: Limits) -> str:
 def _fenced_by_living(game: Game, group: list, certain: set, limit: int = 40) -> bool:
     """Is the group shut in a small area by enemy stones that are certainly alive? Only then is the reader's
     "dead" (read inside a fence, the enemy walls taken as solid) a proof."""
-    board, nb, chain = game.board, game._nb, game._chain
+    board, nb, chain = game.board, game.adjacent, game.chain_of
     color = group[0].color
     area = {s for c in group for s in c.stones}
     stack = list(area)
@@ -178,14 +179,14 @@ def _self_atari(game: Game, p: int, color: int) -> bool:
     """Would ``color`` playing ``p`` be illegal or leave the chain it makes with one liberty?"""
     if not game.is_legal_point(p, color):
         return True
-    for q in game._nb[p]:
-        c = game._chain[q]
+    for q in game.adjacent[p]:
+        c = game.chain_of[q]
         if c is not None and c.color != color and len(c.libs) == 1:
             return False  # it captures: not a self-atari in the sense that matters here
     return len(game.liberties_after(p, color)) <= 1
 
 
-def estimate(game: Game, limits: Limits = STATUS_LIMITS, playouts: int = PLAYOUTS) -> Estimate:
+def estimate(game: Game, limits: Budget = STATUS_LIMITS, playouts: int = PLAYOUTS) -> Estimate:
     """Alive, dead, seki and unsure stones of the position (see the module docstring)."""
     est = Estimate(game)
     status = unconditional_statuses(game)
@@ -239,8 +240,8 @@ def estimate(game: Game, limits: Limits = STATUS_LIMITS, playouts: int = PLAYOUT
             continue
         for c in group:
             for lib in c.libs:
-                for q in game._nb[lib]:
-                    e = game._chain[q]
+                for q in game.adjacent[lib]:
+                    e = game.chain_of[q]
                     if e is None or e.color == c.color or lib not in e.libs:
                         continue
                     j = of_chain[id(e)]
@@ -268,7 +269,7 @@ def ownership(game: Game, playouts: int = 64, seed: int = 20261129) -> list[floa
 
     rng = random.Random(seed)
     g = reading_copy(game)
-    board, chain, nb = g.board, g._chain, g._nb
+    board, chain, nb = g.board, g.chain_of, g.adjacent
     from .coords import diagonals
 
     diag = diagonals(g.size)
@@ -303,19 +304,19 @@ def ownership(game: Game, playouts: int = 64, seed: int = 20261129) -> list[floa
         return len(libs) <= 1 and size >= 2
 
     for _ in range(playouts):
-        color = g._to_move
+        color = g.to_move
         played = 0
         passes = 0
         while passes < 2 and played < cap:
             move = -1
             # a chain in atari is taken (captures decide the capturing races the playouts are for)
-            takes = [next(iter(ch.libs)) for ch in g._live if ch.color != color and len(ch.libs) == 1]
+            takes = [next(iter(ch.libs)) for ch in g.all_chains if ch.color != color and len(ch.libs) == 1]
             for p in sorted(takes):  # sorted: the chain set's order is not reproducible between runs
                 if g.is_legal_point(p, color):
                     move = p
                     break
             if move < 0:
-                empties = list(g._empties)
+                empties = list(g.empty_points)
                 k = len(empties)
                 start = rng.randrange(k) if k else 0
                 fallback = -1

@@ -402,10 +402,11 @@ def _stones_without_liberties(position: Position) -> list[str]:
     except ValueError:
         pass
     game = Game(position.size)
+    board = [0] * (position.size * position.size)
     for color, stones in ((1, position.black), (2, position.white)):
         for stone in stones:
-            game.board[game.point(stone)] = color
-    game._rebuild()  # chains and liberties of an arbitrary board, without the setup's refusal
+            board[game.point(stone)] = color
+    game.set_board(board)  # chains and liberties of an arbitrary board, without the setup's refusal
     dead = [game.name(s) for chain in game.chains() if not chain.libs for s in chain.stones]
     return sorted(dead, key=lambda p: (-int(p[1:]), "ABCDEFGHJKLMNOPQRST".index(p[0])))
 

@@ -37,13 +37,15 @@ def check_command(paths: tuple[str, ...], as_json: bool, jobs: int | None) -> No
 
 
 @lessons_group.command("practice")
-@click.option("--topic", required=True, type=click.Choice(["liberties", "atari", "capture", "escape", "ladder", "net"]))
+# --topic is the option's first name, kept so scripts that wrote it still work
+@click.option("--drill", "--topic", "drill", required=True,
+              type=click.Choice(["liberties", "atari", "capture", "escape", "ladder", "net"]))
 @click.option("--level", required=True, type=click.IntRange(1, 3))
 @click.option("--seed", required=True, help="The same seed gives the same puzzles (hand it to a whole class).")
 @click.option("--count", default=10, show_default=True, type=click.IntRange(0, 200))
 @click.option("--size", default="9", show_default=True, type=click.Choice(["9", "13"]))
-def practice_command(topic: str, level: int, seed: str, count: int, size: str) -> None:
-    """Print fresh practice steps for a topic and level as lesson-file YAML, each puzzle proven by the judge."""
+def practice_command(drill: str, level: int, seed: str, count: int, size: str) -> None:
+    """Print fresh practice steps for a drill and level as lesson-file YAML, each puzzle proven by the judge."""
     from .practice import generate, to_yaml
 
-    click.echo(to_yaml(generate(topic, level, seed, count=count, size=int(size))), nl=False)
+    click.echo(to_yaml(generate(drill, level, seed, count=count, size=int(size))), nl=False)

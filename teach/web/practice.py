@@ -11,11 +11,9 @@ import secrets
 from functools import lru_cache
 
 from flask import Blueprint, abort, g, jsonify, redirect, render_template, request, url_for
-from flask_babel import LazyString
 from flask_login import current_user
 
-from teach.lessons.practice import DRILLS, LEVELS, MAX_SEED, SET_SIZE, PracticeKey, drill_names, drill_pictures
-from teach.lessons.practice import generate
+from teach.lessons.practice import DRILLS, LEVELS, MAX_SEED, SET_SIZE, PracticeKey, drill_names, drill_pictures, generate
 from teach.lessons.step import build_step
 from teach.models import Attempt, utcnow
 from teach.web import messages, milestones
@@ -26,10 +24,6 @@ from teach.web.moves import json_body, judge_move, new_milestones, quiz_right
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
 
-# Transitional: teacher.py still reads these three here. They live in teach.lessons.practice (MAX_SEED, SET_SIZE,
-# drill_names); delete these lines once teacher.py imports them from there.
-NAMES = {drill: LazyString(lambda d: drill_names(g.lang)[d], drill) for drill in DRILLS}
-__all__ = ["MAX_SEED", "NAMES", "SET_SIZE", "bp", "practice_set"]
 # pages that offer a practice set (the teacher's homework form) spell its key with the one class that parses it
 bp.add_app_template_global(PracticeKey, "PracticeKey")
 

@@ -20,9 +20,6 @@ from .proofs import capture_answers, save_answers, winning_moves
 from .sets import DRILLS, LEVELS, MAX_SEED, SET_SIZE, SIZES, PracticeError, PracticeKey, generate
 from .texts import drill_names, drill_pictures
 
-# the drills' old name, for callers not moved yet: "topic" is a catalogue topic everywhere else
-TOPICS = DRILLS
-
-__all__ = ["DRILLS", "LEVELS", "MAX_SEED", "SET_SIZE", "SIZES", "TOPICS", "PracticeError", "PracticeKey",
+__all__ = ["DRILLS", "LEVELS", "MAX_SEED", "SET_SIZE", "SIZES", "PracticeError", "PracticeKey",
            "capture_answers", "drill_names", "drill_pictures",
            "generate", "save_answers", "to_yaml", "winning_moves"]

@@ -124,11 +124,11 @@ def escape(rng: random.Random, level: int, size: int) -> dict | None:
         return None
     if level >= 2:
         # a real choice: the extension and the captures of the attackers in atari are all tempting
-        ch = game._chain[start]
+        ch = game.chain_of[start]
         tempting = {game.name(q) for q in ch.libs}
         for p in ch.stones:
-            for q in game._nb[p]:
-                a = game._chain[q]
+            for q in game.adjacent[p]:
+                a = game.chain_of[q]
                 if a is not None and a.color == WHITE and len(a.libs) == 1:
                     tempting |= {game.name(lib) for lib in a.libs}
         if len(tempting) < 2 or tempting <= set(answers):

@@ -62,7 +62,7 @@ def chase_length(game: Game, target: int) -> int:
     g.setup(black=[p for p, c in enumerate(game.board) if c == BLACK],
             white=[p for p, c in enumerate(game.board) if c == WHITE])
     n = 0
-    while g._chain[target] is not None and n < 60:
+    while g.chain_of[target] is not None and n < 60:
         try:
             result, move = ladder_attack(g, target, LIMITS)
         except BudgetExceeded:
@@ -71,7 +71,7 @@ def chase_length(game: Game, target: int) -> int:
             return 0
         g.play_point(move, BLACK)
         n += 1
-        ch = g._chain[target]
+        ch = g.chain_of[target]
         if ch is None:
             break
         g.play_point(next(iter(ch.libs)), WHITE)

@@ -43,10 +43,10 @@ def winning_moves(game: Game, goal: Goal, most: int) -> list[str] | None:
         return None
     # nearest moves first: the unfit puzzles (too many winners, a move over budget) are found out early
     size = game.size
-    near = [col_row(game._require_point(t), size) for t in goal.targets]
+    near = [col_row(game.require_point(t), size) for t in goal.targets]
 
     def distance(name: str) -> int:
-        c, r = col_row(game._require_point(name), size)
+        c, r = col_row(game.require_point(name), size)
         return min(max(abs(c - tc), abs(r - tr)) for tc, tr in near)
 
     wins = []
@@ -94,7 +94,7 @@ def libs_after(game: Game, move: str, target: int) -> int | None:
     except IllegalMove:
         return None
     try:
-        ch = game._chain[target]
+        ch = game.chain_of[target]
         return len(ch.libs) if ch is not None else 0
     finally:
         game.undo()

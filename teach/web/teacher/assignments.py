@@ -33,11 +33,11 @@ def assign(class_id: int):
     elif kind == "topic" and cat.topic(ident) is not None and cat.topic(ident).lessons:
         lesson_ids, topic_id = [l.id for l in sorted(cat.topic(ident).lessons, key=lambda l: (l.order, l.id))], ident
     elif kind == "practice":
-        practice = _practice_choice(ident, form.seed.data)
+        practice = _practice_choice(form.what.data, form.seed.data)
         if practice is None:
             flash(_("Choose a practice topic and level (and a seed of digits only, or none)."), "error")
             return to_class_page(group)
-        lesson_ids, topic_id = [practice_key(*practice)], None
+        lesson_ids, topic_id = [str(practice)], None
     else:
         flash(_("Choose a lesson or a topic."), "error")
         return to_class_page(group)
@@ -53,38 +53,30 @@ def assign(class_id: int):
         in_class = {k.id for k in classroom.class_kids(group.id)}
         if not set(chosen) <= in_class:
             abort(404)
-    topic, level, seed = practice or (None, None, None)
+    drill, level, seed = (practice.drill, practice.level, practice.seed) if practice else (None, None, None)
     for lesson_id in lesson_ids:
         db.session.add(Assignment(group_id=group.id, lesson_id=lesson_id, topic_id=topic_id,
                                   kid_ids=chosen or None, due_on=due, created_by=current_user.id,
-                                  practice_topic=topic, practice_level=level, practice_seed=seed))
+                                  practice_topic=drill, practice_level=level, practice_seed=seed))
     db.session.commit()
     flash(_("Assigned."), "ok")
     return to_class_page(group)
 
 
-def practice_key(topic: str, level: int, seed: int) -> str:
-    """The lesson id practice attempts are stored under (as the practice pages store them)."""
-    return f"practice:{topic}:{level}:{seed}"
+def _practice_choice(what: str, raw_seed: str):
+    """The practice set from the form's ``practice:<drill>:<level>`` and an optional seed; one seed for the whole
+    class, so every kid gets the same puzzles. None when any part is not a real practice set."""
+    from teach.lessons.practice import MAX_SEED, PracticeKey
 
-
-def _practice_choice(ident: str, raw_seed: str) -> tuple[str, int, int] | None:
-    """(topic, level, seed) from ``<topic>:<level>`` and an optional seed; one seed for the whole class, so every
-    kid gets the same puzzles. None when any part is not a real practice set."""
-    from teach.lessons.practice import LEVELS, TOPICS
-    from teach.web.practice import MAX_SEED
-
-    topic, _sep, level = ident.partition(":")
+    chosen = PracticeKey.parse(what)
     raw_seed = raw_seed.strip()
-    if topic not in TOPICS or not level.isdigit() or int(level) not in LEVELS:
+    if chosen is None or chosen.seed is not None:
         return None
     if raw_seed:
         if not raw_seed.isdigit() or int(raw_seed) >= MAX_SEED:
             return None
-        seed = int(raw_seed)
-    else:
-        seed = secrets.randbelow(MAX_SEED)
-    return topic, int(level), seed
+        return chosen.with_seed(int(raw_seed))
+    return chosen.with_seed(secrets.randbelow(MAX_SEED))
 
 
 @bp.post("/classes/<int:class_id>/assignments/<int:assignment_id>/delete")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 import sqlalchemy as sa
-from flask import flash, redirect, render_template, url_for
+from flask import flash, g, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -57,10 +57,9 @@ def class_page(class_id: int):
 
 
 def _practice_choices() -> dict:
-    from teach.lessons.practice import LEVELS, TOPICS
-    from teach.web.practice import NAMES
+    from teach.lessons.practice import DRILLS, LEVELS, drill_names
 
-    return {"practice_topics": TOPICS, "practice_levels": LEVELS, "practice_names": NAMES}
+    return {"practice_topics": DRILLS, "practice_levels": LEVELS, "practice_names": drill_names(g.lang)}
 
 
 @bp.post("/classes/<int:class_id>/rename")

@@ -59,7 +59,7 @@ def _dashboard_data(group: Group) -> dict:
 
 def _practice_progress(group: Group, kids: list[User], assignments) -> list[dict]:
     """Each practice set given to the class, and how many of its puzzles each kid solved (one query)."""
-    from teach.web.practice import NAMES, SET_SIZE
+    from teach.lessons.practice import SET_SIZE, drill_names
 
     sets = [a for a in assignments if a.is_practice]
     if not sets:
@@ -72,7 +72,8 @@ def _practice_progress(group: Group, kids: list[User], assignments) -> list[dict
             .group_by(Attempt.kid_id, Attempt.lesson_id)):
         solved[(kid_id, key)] = count
     today = date.today()
-    return [{"assignment": a, "name": NAMES[a.practice_topic], "total": SET_SIZE,
+    names = drill_names(g.lang)
+    return [{"assignment": a, "name": names[a.practice_topic], "total": SET_SIZE,
              "kids": [(k, solved.get((k.id, a.lesson_id), 0)) for k in kids if a.for_kid(k.id)],
              "late": a.due_on < today} for a in sets]
 
