@@ -28,6 +28,7 @@ from teach.web.extensions import db
 
 DEADLINE = 3  # seconds: short, so the test sees the kill
 GUARD = 60  # seconds the whole refusal may take, far above the deadline
+HONEST = 600  # the deadline for honest uploads: tests run on machines far busier than a school's server
 SLOW_SGF = b"(;GM[1]FF[4]SZ[13]PL[B]AB[dd]AW[jj])"  # black D10, white K4: kill K4
 SLOW_FORM = {"goal": "kill", "target": "K4", "topic": "capture", "text_zh": "杀死白棋", "text_en": "Kill the white stone"}
 SLOW_YAML = """id: slow-kill
@@ -200,12 +201,12 @@ def test_the_slow_position_is_answered_at_once_refused_at_the_deadline_and_kids_
 
 
 def test_a_good_upload_over_http_is_proven_saved_and_played(demo, server):
-    demo.config["PROOF_DEADLINE_SECONDS"] = 60
+    demo.config["PROOF_DEADLINE_SECONDS"] = HONEST
     me, lily = teacher(server), kid(demo, server)
     status, headers, _ = me.post("/teach/lessons", files={"lesson": ("mine.yaml", GOOD_LESSON.encode())})
     assert status == 302
     start = time.monotonic()
-    while time.monotonic() - start < GUARD:
+    while time.monotonic() - start < HONEST:
         page = me.get(headers["Location"].replace(server, ""))[2]
         if 'data-status="done"' in page or 'data-status="refused"' in page:
             break
@@ -267,6 +268,7 @@ def test_racing_claims_run_a_job_exactly_once(demo):
 def test_one_proof_runs_per_teacher_and_the_queue_runs_from_the_command_line(demo):
     from teach.web import proofs
 
+    demo.config["PROOF_DEADLINE_SECONDS"] = HONEST  # on a machine as busy as a test run's
     _second_teacher(demo)
     first = _job(demo)
     second = _job(demo, text=GOOD_LESSON.replace("my-own", "my-second"))
