@@ -23,6 +23,7 @@ from werkzeug.serving import make_server
 
 from teach.models import Group, User
 from teach.web.extensions import db
+from teach.web import classroom
 
 ROOT = Path(__file__).resolve().parent.parent
 EN = {"Accept-Language": "en"}
@@ -179,7 +180,7 @@ def test_behind_a_proxy_each_client_has_its_own_login_limit(tmp_path):
     from flask_migrate import upgrade
 
     app = _app_with(tmp_path, PROXY_FIX=1)
-    from tests.conftest import CSRFClient
+    from conftest import CSRFClient
 
     app.test_client_class = CSRFClient
     with app.app_context():
@@ -351,7 +352,7 @@ def test_a_json_request_without_accept_gets_json_errors_too(demo, client):
 def test_honest_uploads_still_fit(demo, client):
     """A lesson file at the upload limit (64 KiB) is read and judged by the lesson checker, not refused at the
     door."""
-    from teach.web.teacher import UPLOAD_MAX
+    from teach.web.teacher.forms import UPLOAD_MAX
 
     sign_in_as(demo, client, "teacher")
     data = b"id: big\n" + b"# " + b"x" * (UPLOAD_MAX - 20) + b"\n"
@@ -423,7 +424,7 @@ def school(tmp_path_factory):
 
     from teach.web import create_app
     from teach.web.demo import create_demo
-    from tests.conftest import WEB_LESSONS, CSRFClient
+    from conftest import WEB_LESSONS, CSRFClient
 
     folder = tmp_path_factory.mktemp("school")
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/s",
@@ -468,7 +469,7 @@ def test_moving_a_kid_to_a_huge_class_number_answers_4xx(demo, client):
     sign_in_as(demo, client, "teacher")
     with demo.app_context():
         group = db.session.scalar(sa.select(Group).where(Group.code == "CAT234"))
-        class_id, kid_id = group.id, group.kids()[0].id
+        class_id, kid_id = group.id, classroom.class_kids(group.id)[0].id
     r = client.post(f"/teach/classes/{class_id}/kids/{kid_id}/move", data={"to": str(HUGE)})
     assert 400 <= r.status_code < 500
 
