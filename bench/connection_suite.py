@@ -10,17 +10,17 @@ not run.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
-from pathlib import Path
 
 from teach.go.connection import gtp_connect
 from teach.go.coords import parse_point
 from teach.go.gtp import GtpEngine
 from teach.go.reading import BudgetExceeded, Limits
 from teach.go.regress import parse_tst, report_line, run_in_process
+
+from suite_args import parse_suite, suite_parser
 
 
 def answer(engine: GtpEngine, command: str, limits: Limits) -> str:
@@ -39,27 +39,20 @@ def answer(engine: GtpEngine, command: str, limits: Limits) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("file", type=Path)
-    ap.add_argument("--only", default="", help="comma-separated test numbers")
-    ap.add_argument("--slow", type=float, default=1.0, help="flag tests slower than this many seconds")
-    ap.add_argument("--quiet", action="store_true", help="only the summary and failures")
-    ap.add_argument("--seconds", type=float, default=5.0, help="time budget per test")
-    args = ap.parse_args(argv)
-    only = set(filter(None, args.only.split(",")))
+    args = parse_suite(suite_parser(5.0, "time budget per test"), argv)
     limits = Limits(nodes=400_000, seconds=args.seconds)
-    args.file = args.file.resolve()
     os.chdir(args.file.parent)
     engine = GtpEngine()
     passed = total = skipped = 0
     worst = 0.0
     start_all = time.perf_counter()
     steps = parse_tst(args.file.read_text(encoding="utf-8", errors="replace"))
-    tests = [s for s in steps if s.number is not None and s.pattern is not None and (not only or s.number in only)]
+    tests = [s for s in steps
+             if s.number is not None and s.pattern is not None and (not args.only or s.number in args.only)]
     skipped = sum(1 for s in tests if s.name not in ("connect", "disconnect"))
     steps = [s for s in steps if s.number is None or s.name in ("connect", "disconnect")]
     for step, response, took, ok in run_in_process(steps, engine.handle,
-                                                   lambda s: answer(engine, s.command, limits), only):
+                                                   lambda s: answer(engine, s.command, limits), args.only):
         worst = max(worst, took)
         total += 1
         passed += ok

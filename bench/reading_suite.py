@@ -12,28 +12,21 @@ Through GTP a read cut short answers ``0``, like a read that found nothing; here
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import os
 import sys
 import time
-from pathlib import Path
 
 from teach.go.gtp import GtpEngine
 from teach.go.regress import parse_tst, report_line, run_in_process
 
+from suite_args import parse_suite, suite_parser
+
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("file", type=Path)
-    ap.add_argument("--only", default="", help="comma-separated test numbers")
-    ap.add_argument("--slow", type=float, default=1.0, help="flag tests slower than this many seconds")
-    ap.add_argument("--quiet", action="store_true", help="only the summary and failures")
+    ap = suite_parser(2.0, "the reader's clock per answer (the GTP default: 2)")
     ap.add_argument("--limits", default="", help="reader limits to try, e.g. threelib_depth=9,fourlib_depth=5")
-    ap.add_argument("--seconds", type=float, default=2.0, help="the reader's clock per answer (the GTP default: 2)")
-    args = ap.parse_args(argv)
-    only = set(filter(None, args.only.split(",")))
-    args.file = args.file.resolve()
+    args = parse_suite(ap, argv)
     if args.limits:
         from teach.go import reading
 
@@ -49,7 +42,7 @@ def main(argv=None) -> int:
     unknown_passes = []
     start_all = time.perf_counter()
     steps = parse_tst(args.file.read_text(encoding="utf-8", errors="replace"))
-    for step, response, took, ok in run_in_process(steps, engine.handle, only=only):
+    for step, response, took, ok in run_in_process(steps, engine.handle, only=args.only):
         if took > worst:
             worst, worst_test = took, step.number
         total += 1

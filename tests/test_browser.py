@@ -3,40 +3,22 @@ and on a phone. Screenshots are kept in test-artifacts/ for people to look at.""
 
 from __future__ import annotations
 
-import shutil
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+from browser_support import browser, needs_chromium, serving  # noqa: F401  (browser is a fixture)
+
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 SIZES = {"tablet": {"width": 820, "height": 1180}, "phone": {"width": 390, "height": 844}}
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium is not installed (apt-get install chromium)")
+pytestmark = needs_chromium
 
 
 @pytest.fixture
 def server(demo):
-    srv = make_server("127.0.0.1", 0, demo, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
-    thread.join()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--disable-quic", "--no-first-run"])
-        yield b
-        b.close()
+    with serving(demo) as url:
+        yield url
 
 
 def shot(page, name: str) -> None:

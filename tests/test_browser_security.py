@@ -4,18 +4,12 @@ script smuggled into a page is refused."""
 
 from __future__ import annotations
 
-import shutil
-import threading
-from pathlib import Path
-
 import pytest
 import sqlalchemy as sa
-from werkzeug.serving import make_server
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+from browser_support import browser, needs_chromium, serving  # noqa: F401  (browser is a fixture)
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason="chromium is not installed (apt-get install chromium)")
+pytestmark = needs_chromium
 
 # every violation of the policy, and every print, as the page sees them
 WATCH = """
@@ -57,24 +51,8 @@ def school(tmp_path):
 
 @pytest.fixture
 def server(school):
-    srv = make_server("127.0.0.1", 0, school, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
-    thread.join()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--disable-quic", "--no-first-run"])
-        yield b
-        b.close()
+    with serving(school) as url:
+        yield url
 
 
 class Watched:

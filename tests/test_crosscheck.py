@@ -302,20 +302,29 @@ def test_the_golden_answers_are_current(proven_lessons, golden):
     assert not stale, f"{GOLDEN.name} is out of date; run `make golden` (it needs GNU Go):\n" + "\n".join(stale)
 
 
+def _against_golden(catalog, golden: dict, goal: str, gnugo_winning) -> tuple[int, list[str]]:
+    """How many puzzles of ``goal`` were compared with their golden GNU Go answers, and a line for each whose
+    winning first moves differ; ``gnugo_winning(game, answers)`` reads GNU Go's winning moves from its answers.
+    Puzzles without a current golden entry are left to test_the_golden_answers_are_current, which names them."""
+    checked, wrong = 0, []
+    for key, (puzzle, game, digest) in golden_puzzles(catalog).items():
+        entry = golden.get(key)
+        if puzzle.goal != goal or entry is None or entry["position"] != digest:
+            continue
+        ours = set(puzzle.winning)
+        theirs = gnugo_winning(game, entry["gnugo"])
+        if ours != theirs:
+            wrong.append(f"{key}: judge {sorted(ours)}, GNU Go {sorted(theirs)}")
+        checked += 1
+    return checked, wrong
+
+
 def test_every_capture_puzzle_has_the_winning_first_moves_gnu_go_finds(proven_lessons, golden):
     """Each single-target capture puzzle of the curriculum: the first moves the judge accepts are exactly those
     for which GNU Go's does_attack says the capture works. A loose net the judge cannot prove would tell a
     child who plays it "wrong"; a chase it wrongly thinks works would teach something false."""
-    checked, wrong = 0, []
-    for key, (puzzle, _, digest) in golden_puzzles(proven_lessons.catalog).items():
-        entry = golden.get(key)
-        if puzzle.goal != "capture" or entry is None or entry["position"] != digest:
-            continue  # test_the_golden_answers_are_current names it
-        ours = set(puzzle.winning)
-        theirs = {m for m, code in entry["gnugo"].items() if code == "1"}
-        if ours != theirs:
-            wrong.append(f"{key}: judge {sorted(ours)}, GNU Go {sorted(theirs)}")
-        checked += 1
+    checked, wrong = _against_golden(proven_lessons.catalog, golden, "capture",
+                                     lambda game, answers: {m for m, code in answers.items() if code == "1"})
     assert checked >= 50
     assert not wrong, "\n".join(wrong)
 
@@ -323,16 +332,8 @@ def test_every_capture_puzzle_has_the_winning_first_moves_gnu_go_finds(proven_le
 def test_every_save_puzzle_has_the_saving_first_moves_gnu_go_finds(proven_lessons, golden):
     """Each single-target save puzzle: the first moves the judge accepts are exactly those after which GNU Go's
     attack finds no capture of the target."""
-    checked, wrong = 0, []
-    for key, (puzzle, game, digest) in golden_puzzles(proven_lessons.catalog).items():
-        entry = golden.get(key)
-        if puzzle.goal != "save" or entry is None or entry["position"] != digest:
-            continue
-        ours = set(puzzle.winning)
-        theirs = set(game.legal_moves()) - entry["gnugo"].keys()
-        if ours != theirs:
-            wrong.append(f"{key}: judge {sorted(ours)}, GNU Go {sorted(theirs)}")
-        checked += 1
+    checked, wrong = _against_golden(proven_lessons.catalog, golden, "save",
+                                     lambda game, answers: set(game.legal_moves()) - answers.keys())
     assert checked >= 20
     assert not wrong, "\n".join(wrong)
 

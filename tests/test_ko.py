@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from teach.go import Game, IllegalMove, Rules
+from undo_checks import play_undo_replay
 
 SUPERKO_RULES = ["situational", "positional", "none"]
 
@@ -366,12 +367,7 @@ def test_undo_restores_everything_exactly(position, snapshot, name):
             refuse(game, point, reason)
             assert snapshot(game) == states[-1]
             continue
-        game.play(move)
-        after = snapshot(game)
-        game.undo()
-        assert snapshot(game) == states[-1], f"undo of {move}"
-        game.play(move)
-        assert snapshot(game) == after, f"replay of {move}"
+        after = play_undo_replay(game, move, snapshot, states[-1])
         assert game.hash == game.recompute_hash()
         states.append(after)
     for i in range(len(states) - 1, 0, -1):

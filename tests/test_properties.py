@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from teach.go import Game, IllegalMove, Rules
 from teach.go.coords import COLUMNS
+from undo_checks import play_undo_replay
 
 SIZES = [5, 7, 9, 13, 19]
 MAX_MOVES = {5: 120, 7: 150, 9: 150, 13: 70, 19: 40}  # small boards run long enough for captures and kos
@@ -101,13 +102,7 @@ def play_random_game(size: int, rules: Rules, choices: list[int], state) -> None
             break
         options = game.legal_moves() + ["pass"]
         move = options[choice % len(options)]
-        game.play(move)
-        after = state(game)
-        game.undo()
-        assert state(game) == history[-1], f"undo of {move}"
-        game.play(move)
-        assert state(game) == after, f"replay of {move}"
-        history.append(after)
+        history.append(play_undo_replay(game, move, state, history[-1]))
         check_invariants(game, state, thorough)
     while len(history) > 1:
         history.pop()

@@ -84,6 +84,19 @@ def from_col_row(col: int, row: int, size: int) -> int:
     return row * size + col
 
 
+def turned(p: int, size: int, k: int) -> int:
+    """The point ``p`` under the board symmetry ``k`` (0-7: bit 1 mirrors the columns, bit 2 the rows, bit 4
+    swaps them), so a position and every point named in it can be turned the same way."""
+    col, row = p % size, p // size
+    if k & 1:
+        col = size - 1 - col
+    if k & 2:
+        row = size - 1 - row
+    if k & 4:
+        col, row = row, col
+    return row * size + col
+
+
 @lru_cache(maxsize=None)
 def neighbours(size: int) -> tuple[tuple[int, ...], ...]:
     """Orthogonal neighbours of every point, precomputed once per size (the hot loops index this)."""

@@ -9,7 +9,7 @@ import random
 
 from teach.go.game import BLACK, WHITE, Game
 
-from .positions import SPECS, Sketch, fight, grow, natural, pick_spot, support, distractors
+from .positions import SPECS, Sketch, distractors, fight, grow, natural, natural_game, pick_spot, support
 from .proofs import capture_answers, libs_after, save_answers
 from .texts import say
 
@@ -47,16 +47,23 @@ def liberties(rng: random.Random, level: int, size: int) -> dict | None:
     }}
 
 
-def atari(rng: random.Random, level: int, size: int) -> dict | None:
-    made = fight(rng, size, level, WHITE, 2)
+def _fight_game(rng: random.Random, size: int, level: int, color: int, libs_left: int, max_atari: int,
+                target_in_atari_ok: bool = True, friends: bool = False) -> tuple[Sketch, set[int], Game] | None:
+    """A ``fight`` around a chain of ``color`` and its position as a game, or None when the candidate is unfit:
+    at most ``max_atari`` other chains in atari (besides the target, when it may be), a legal position."""
+    made = fight(rng, size, level, color, libs_left, friends=friends)
     if made is None:
         return None
     sk, target = made
-    if not natural(sk, set(), 0 if level == 1 else 1):
+    game = natural_game(sk, target if target_in_atari_ok else set(), max_atari)
+    return None if game is None else (sk, target, game)
+
+
+def atari(rng: random.Random, level: int, size: int) -> dict | None:
+    made = _fight_game(rng, size, level, WHITE, 2, 0 if level == 1 else 1, target_in_atari_ok=False)
+    if made is None:
         return None
-    game = sk.game()
-    if game is None:
-        return None
+    sk, target, game = made
     start = min(target)
     answers = [m for m in game.legal_moves() if libs_after(game, m, start) == 1]
     if not 1 <= len(answers) <= 3:
@@ -91,15 +98,11 @@ def capture_puzzle(sk: Sketch, target: set[int], answers: list[str], text, hint)
 
 def capture(rng: random.Random, level: int, size: int) -> dict | None:
     libs_left = 1 if level == 1 else 2 if level == 2 else rng.choice((2, 2, 3))
-    made = fight(rng, size, level, WHITE, libs_left, friends=level == 1 or rng.random() < 0.3)
+    made = _fight_game(rng, size, level, WHITE, libs_left, 0 if level == 1 else 1,
+                       friends=level == 1 or rng.random() < 0.3)
     if made is None:
         return None
-    sk, target = made
-    if not natural(sk, target, 0 if level == 1 else 1):
-        return None
-    game = sk.game()
-    if game is None:
-        return None
+    sk, target, game = made
     answers = capture_answers(game, min(target), SPECS[level].most)
     if not answers:
         return None
@@ -108,15 +111,10 @@ def capture(rng: random.Random, level: int, size: int) -> dict | None:
 
 
 def escape(rng: random.Random, level: int, size: int) -> dict | None:
-    made = fight(rng, size, level, BLACK, 1)
+    made = _fight_game(rng, size, level, BLACK, 1, 0 if level == 1 else 2)
     if made is None:
         return None
-    sk, target = made
-    if not natural(sk, target, 0 if level == 1 else 2):
-        return None
-    game = sk.game()
-    if game is None:
-        return None
+    sk, target, game = made
     start = min(target)
     point = game.name(start)
     answers = save_answers(game, start, SPECS[level].most)

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import random
 
-from teach.go.coords import col_row, from_col_row
+from teach.go.coords import col_row, turned
 from teach.go.game import BLACK, EMPTY, WHITE, Game
 from teach.go.judge import Goal, Judge
 from teach.go.reading import WIN, BudgetExceeded, ladder_attack
 
 from .drills import capture_puzzle
-from .positions import SPECS, Sketch, distractors, grow, natural
+from .positions import SPECS, Sketch, distractors, grow, natural_game
 from .proofs import CHASE, LIMITS, capture_answers, libs_after, read, tenuki_saves
 from .texts import say
 
@@ -80,20 +80,8 @@ def chase_length(game: Game, target: int) -> int:
 
 def turn(rng: random.Random, sk: Sketch, t: int, points: list[int]) -> tuple[Sketch, int, list[int]]:
     k = rng.randrange(8)
-    out = sk.transformed(k)
     n = sk.size
-
-    def move(p: int) -> int:
-        col, row = col_row(p, n)
-        if k & 1:
-            col = n - 1 - col
-        if k & 2:
-            row = n - 1 - row
-        if k & 4:
-            col, row = row, col
-        return from_col_row(col, row, n)
-
-    return out, move(t), [move(p) for p in points]
+    return sk.transformed(k), turned(t, n, k), [turned(p, n, k) for p in points]
 
 
 def ladder(rng: random.Random, level: int, size: int) -> dict | None:
@@ -118,9 +106,7 @@ def ladder(rng: random.Random, level: int, size: int) -> dict | None:
     if level == 3:
         distractors(rng, sk, rng.randint(1, 2))
     sk, t, (breaker,) = turn(rng, sk, t, [breaker if breaker is not None else t])
-    if not natural(sk, set(), 0):
-        return None
-    game = sk.game()
+    game = natural_game(sk, set())
     if game is None or not tenuki_saves(game, t) or read(game, "black", "attack", t) is None:
         return None
     point = game.name(t)
@@ -189,9 +175,7 @@ def net(rng: random.Random, level: int, size: int) -> dict | None:
     if level == 3:
         distractors(rng, sk, rng.randint(1, 2))
     sk, t, _ = turn(rng, sk, t, [])
-    if not natural(sk, set(), 0):
-        return None
-    game = sk.game()
+    game = natural_game(sk, set())
     if game is None:
         return None
     answers = capture_answers(game, t, SPECS[level].most, CHASE)

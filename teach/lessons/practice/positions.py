@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from teach.go.coords import col_row, diagonals, from_col_row, neighbours
+from teach.go.coords import col_row, diagonals, from_col_row, neighbours, turned
 from teach.go.game import BLACK, EMPTY, WHITE, Game
 
 
@@ -83,14 +83,7 @@ class Sketch:
         out = Sketch(n)
         for p, c in enumerate(self.board):
             if c:
-                col, row = col_row(p, n)
-                if k & 1:
-                    col = n - 1 - col
-                if k & 2:
-                    row = n - 1 - row
-                if k & 4:
-                    col, row = row, col
-                out.board[from_col_row(col, row, n)] = c
+                out.board[turned(p, n, k)] = c
         return out
 
     def diagram(self, labels: dict[int, str] | None = None) -> str:
@@ -171,6 +164,11 @@ def natural(sk: Sketch, allowed_atari: set[int], max_atari: int = 0) -> bool:
         if len(libs) == 1 and not stones & allowed_atari:
             extra += 1
     return extra <= max_atari
+
+
+def natural_game(sk: Sketch, allowed_atari: set[int], max_atari: int = 0) -> Game | None:
+    """The sketch as a game, black to play; None when it does not look ``natural`` or is no legal position."""
+    return sk.game() if natural(sk, allowed_atari, max_atari) else None
 
 
 

@@ -1,0 +1,42 @@
+"""What the browser tests share: Debian's chromium through Playwright, and a live server for an app."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                    reason="chromium is not installed (apt-get install chromium)")
+
+
+@contextmanager
+def serving(app):
+    """The app on a free local port, in a thread, for as long as the block lasts: yields its base URL."""
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_port}"
+    finally:
+        srv.shutdown()
+        thread.join()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless chromium per test module (test modules import this fixture by name)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--disable-quic", "--no-first-run"])
+        yield b
+        b.close()
