@@ -196,6 +196,9 @@ class TeacherInvitation(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     group_id: Mapped[int] = mapped_column(sa.ForeignKey("kid_group.id", ondelete="CASCADE"), index=True)
     email: Mapped[str] = mapped_column(sa.String(254), index=True)
+    # the teacher account that had this email when the invitation was made: only they may accept (an email
+    # nobody had then cannot be claimed by signing up with it later; the inviter is not told either way)
+    invitee_id: Mapped[int | None] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
     invited_by: Mapped[int | None] = mapped_column(sa.ForeignKey("account.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

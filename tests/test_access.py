@@ -195,7 +195,9 @@ def build_world() -> dict:
     pending = ParentLink(parent_id=other_parent.id, kid_id=kid.id, status="pending")
     invitation = LinkInvitation(code="ABCDEFGHJK", kid_id=kid.id, created_by=teacher.id,
                                 expires_at=datetime.now() + timedelta(days=7))
-    invited = TeacherInvitation(group_id=klass.id, email="zhao@example.com", invited_by=teacher.id)
+    db.session.flush()
+    invited = TeacherInvitation(group_id=klass.id, email="zhao@example.com", invitee_id=other_teacher.id,
+                                invited_by=teacher.id)
     db.session.add_all([pending, invitation, invited])
     attempt = Attempt(kid_id=kid.id, lesson_id="web-first", step=1, first_move="D4", result="failed",
                       moves=[{"move": "D4", "verdict": "wrong", "reason": "escapes", "reply": "E4"}])

@@ -177,6 +177,22 @@ def test_a_declined_invitation_makes_no_member(demo, client):
     assert other.post(f"/teach/invitations/{invitation}/accept").status_code == 404
 
 
+def test_an_invitation_to_an_email_nobody_had_cannot_be_claimed_by_signing_up_with_it(demo, client):
+    teacher_login(client)
+    class_id = demo_class(demo)
+    client.post(f"/teach/classes/{class_id}/teachers", data={"email": "later@example.com"})
+    late = demo.test_client()
+    late.post("/signup", data={"role": "teacher", "name": "Late", "email": "later@example.com",
+                               "password": "12345678", "confirm": "12345678"})
+    with demo.app_context():
+        from teach.models import TeacherInvitation
+
+        invitation = db.session.scalar(sa.select(TeacherInvitation.id))
+    assert "小老鼠班" not in late.get("/teach/").get_data(as_text=True)
+    assert late.post(f"/teach/invitations/{invitation}/accept").status_code == 404
+    assert late.get(f"/teach/classes/{class_id}").status_code == 404
+
+
 def test_inviting_says_the_same_for_a_teacher_a_parent_and_nobody_and_names_no_one(demo, client):
     teacher_login(client)
     class_id = demo_class(demo)

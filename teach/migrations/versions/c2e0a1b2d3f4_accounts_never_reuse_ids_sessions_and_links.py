@@ -218,9 +218,12 @@ def _new_tables():
         sa.Column('id', sa.Integer(), nullable=False),
         sa.Column('group_id', sa.Integer(), nullable=False),
         sa.Column('email', sa.String(length=254), nullable=False),
+        sa.Column('invitee_id', sa.Integer(), nullable=True),
         sa.Column('invited_by', sa.Integer(), nullable=True),
         sa.Column('created_at', sa.DateTime(), nullable=False),
         sa.ForeignKeyConstraint(['group_id'], ['kid_group.id'], name='fk_teacher_invitation_group_id_kid_group',
+                                ondelete='CASCADE'),
+        sa.ForeignKeyConstraint(['invitee_id'], ['account.id'], name='fk_teacher_invitation_invitee_id_account',
                                 ondelete='CASCADE'),
         sa.ForeignKeyConstraint(['invited_by'], ['account.id'], name='fk_teacher_invitation_invited_by_account',
                                 ondelete='SET NULL'),
@@ -229,6 +232,7 @@ def _new_tables():
         sqlite_autoincrement=True)
     sa.Index('ix_teacher_invitation_group_id', teacher.c.group_id)
     sa.Index('ix_teacher_invitation_email', teacher.c.email)
+    sa.Index('ix_teacher_invitation_invitee_id', teacher.c.invitee_id)
     return [link, teacher]
 
 

@@ -25,7 +25,7 @@ from .scope import class_or_404, my_classes, to_class_page
 @teacher_required
 def classes():
     invitations = db.session.scalars(sa.select(TeacherInvitation).join(Group).where(
-        TeacherInvitation.email == (current_user.email or ""), Group.archived.is_(False))
+        TeacherInvitation.invitee_id == current_user.id, Group.archived.is_(False))
         .order_by(TeacherInvitation.id)).all()
     return render_template("teacher/classes.html", active=my_classes(False), archived=my_classes(True),
                            invitations=invitations)
@@ -126,7 +126,9 @@ def add_teacher(class_id: int):
     invited = db.session.scalar(sa.select(TeacherInvitation.id).where(TeacherInvitation.group_id == group.id,
                                                                       TeacherInvitation.email == email))
     if member is None and invited is None:
-        db.session.add(TeacherInvitation(group_id=group.id, email=email, invited_by=current_user.id))
+        invitee = db.session.scalar(sa.select(User.id).where(User.email == email, User.role == "teacher"))
+        db.session.add(TeacherInvitation(group_id=group.id, email=email, invitee_id=invitee,
+                                         invited_by=current_user.id))
         try:
             db.session.commit()
         except sa.exc.IntegrityError:  # the same invitation sent twice at once
@@ -150,7 +152,7 @@ def withdraw_teacher_invitation(class_id: int, invitation_id: int):
 
 def _my_invitation_or_404(invitation_id: int) -> TeacherInvitation:
     invitation = db.session.get(TeacherInvitation, invitation_id)
-    if invitation is None or not current_user.email or invitation.email != current_user.email:
+    if invitation is None or invitation.invitee_id != current_user.id:
         abort(404)
     return invitation
 
