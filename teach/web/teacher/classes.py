@@ -106,7 +106,8 @@ def new_class_code(class_id: int):
 def _waiting_links(group: Group) -> list[tuple[User, int]]:
     """Kids of the class with parent links waiting for approval, and how many: one query."""
     kids = sa.select(Membership.user_id).where(Membership.group_id == group.id, Membership.role == "kid")
-    return db.session.execute(sa.select(User, sa.func.count(ParentLink.id)).join(ParentLink, ParentLink.kid_id == User.id)
+    return db.session.execute(sa.select(User, sa.func.count(ParentLink.id))
+                              .join(ParentLink, ParentLink.kid_id == User.id)
                               .where(User.id.in_(kids), ParentLink.status == "pending")
                               .group_by(User.id).order_by(User.name, User.id)).all()
 
