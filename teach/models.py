@@ -7,6 +7,7 @@ and teachers can see which wrong moves a class plays.
 
 from __future__ import annotations
 
+import hmac
 import secrets
 from datetime import date, datetime, timezone
 
@@ -34,10 +35,23 @@ def new_code(length: int = 6) -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
 
 
-class User(UserMixin, db.Model):
-    """A teacher, a parent (email and password) or a kid (avatar and picture password)."""
+def new_session_secret() -> str:
+    return secrets.token_hex(16)
 
-    __tablename__ = "user"
+
+# SQLite hands a deleted highest rowid out again unless the table says AUTOINCREMENT: every table whose ids a
+# session, a code, a form or a stored list refers to never reuses one (PostgreSQL sequences never do)
+NEVER_REUSE_IDS = {"sqlite_autoincrement": True}
+
+
+class User(UserMixin, db.Model):
+    """A teacher, a parent (email and password) or a kid (avatar and picture password).
+
+    A session names the account by its id and its ``session_secret`` (``get_id``): signing out, a new password or
+    picture password and archiving draw a new secret, which ends every session of the account, and no other
+    account, even one given the same id, can ever present a secret it never had."""
+
+    __tablename__ = "account"
     id: Mapped[int] = mapped_column(primary_key=True)
     role: Mapped[str] = mapped_column(sa.String(10))
     name: Mapped[str] = mapped_column(sa.String(80))  # a kid's first name, an adult's display name
@@ -50,17 +64,31 @@ class User(UserMixin, db.Model):
     locale: Mapped[str | None] = mapped_column(sa.String(10))
     archived: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    session_secret: Mapped[str] = mapped_column(sa.String(32), default=new_session_secret)
 
     memberships: Mapped[list[Membership]] = relationship(back_populates="user", cascade="all, delete-orphan")
 
-    __table_args__ = (sa.CheckConstraint("role in ('teacher', 'parent', 'kid')", name="role"),)
+    __table_args__ = (sa.CheckConstraint("role in ('teacher', 'parent', 'kid')", name="role"), NEVER_REUSE_IDS)
 
     @property
     def is_kid(self) -> bool:
         return self.role == "kid"
 
+    def get_id(self) -> str:
+        if not self.session_secret:
+            self.session_secret = new_session_secret()
+        return f"{self.id}:{self.session_secret}"
+
+    def session_matches(self, secret: str) -> bool:
+        return bool(self.session_secret) and hmac.compare_digest(self.session_secret.encode(), secret.encode())
+
+    def end_sessions(self) -> None:
+        """Every signed cookie of this account stops working (the one being answered too)."""
+        self.session_secret = new_session_secret()
+
     def set_password(self, password: str) -> None:
         self.password_hash = generate_password_hash(password)
+        self.end_sessions()
 
     def check_password(self, password: str) -> bool:
         return bool(self.password_hash) and check_password_hash(self.password_hash, password)
@@ -69,6 +97,7 @@ class User(UserMixin, db.Model):
         # 9 pictures, 3 taps: 729 sequences, so no hash cost protects a stolen hash; what protects a kid is the
         # per-kid lock and the rate limit. A light hash keeps a whole class signing in at once fast.
         self.picture_hash = generate_password_hash("-".join(pictures), method="pbkdf2:sha256:20000")
+        self.end_sessions()  # a new picture password signs out a session someone else may hold
 
     def check_pictures(self, pictures: list[str]) -> bool:
         return bool(self.picture_hash) and check_password_hash(self.picture_hash, "-".join(pictures))
@@ -80,7 +109,7 @@ class User(UserMixin, db.Model):
 class Group(db.Model):
     """A class (run by teachers) or a family (run by parents); kids sign in with its code."""
 
-    __tablename__ = "group"
+    __tablename__ = "kid_group"
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(sa.String(10))  # class | family
     name: Mapped[str] = mapped_column(sa.String(80))
@@ -90,7 +119,7 @@ class Group(db.Model):
 
     members: Mapped[list[Membership]] = relationship(back_populates="group", cascade="all, delete-orphan")
 
-    __table_args__ = (sa.CheckConstraint("kind in ('class', 'family')", name="kind"),)
+    __table_args__ = (sa.CheckConstraint("kind in ('class', 'family')", name="kind"), NEVER_REUSE_IDS)
 
 
 class Membership(db.Model):
@@ -98,8 +127,8 @@ class Membership(db.Model):
 
     __tablename__ = "membership"
     id: Mapped[int] = mapped_column(primary_key=True)
-    group_id: Mapped[int] = mapped_column(sa.ForeignKey("group.id", ondelete="CASCADE"), index=True)
-    user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    group_id: Mapped[int] = mapped_column(sa.ForeignKey("kid_group.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
     role: Mapped[str] = mapped_column(sa.String(10))  # teacher | parent | kid
 
     group: Mapped[Group] = relationship(back_populates="members")
@@ -108,15 +137,75 @@ class Membership(db.Model):
     __table_args__ = (sa.UniqueConstraint("group_id", "user_id", name="uq_membership_group_user"),)
 
 
+LINK_STATUSES = ("pending", "approved")
+
+
 class ParentLink(db.Model):
-    """A parent who may follow a kid."""
+    """A parent who follows a kid. A link made with a code is ``pending`` and shows the parent nothing until the
+    kid's teacher or the kid's first parent approves it; a parent who makes a kid at home follows it at once."""
 
     __tablename__ = "parent_link"
     id: Mapped[int] = mapped_column(primary_key=True)
-    parent_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
-    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    parent_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
+    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
+    status: Mapped[str] = mapped_column(sa.String(10), default="pending")
+    created_at: Mapped[datetime | None] = mapped_column(default=utcnow)
+    approved_by: Mapped[int | None] = mapped_column(sa.ForeignKey("account.id", ondelete="SET NULL"))
+    approved_at: Mapped[datetime | None]
 
-    __table_args__ = (sa.UniqueConstraint("parent_id", "kid_id", name="uq_parent_link_parent_kid"),)
+    parent: Mapped[User] = relationship(foreign_keys=[parent_id])
+
+    __table_args__ = (sa.UniqueConstraint("parent_id", "kid_id", name="uq_parent_link_parent_kid"),
+                      sa.CheckConstraint("status in ('pending', 'approved')", name="status"), NEVER_REUSE_IDS)
+
+    @property
+    def approved(self) -> bool:
+        return self.status == "approved"
+
+
+LINK_DAYS = 7  # a parent link code works for a week, once
+
+
+class LinkInvitation(db.Model):
+    """A code a teacher or a parent made so that one more parent may ask to follow a kid: single use, expires,
+    can be withdrawn; redeeming it makes a pending ParentLink. The code is a stored random string, so it names
+    this kid's row and nothing a later account could inherit."""
+
+    __tablename__ = "link_invitation"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(sa.String(16), unique=True)
+    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
+    created_by: Mapped[int | None] = mapped_column(sa.ForeignKey("account.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime]
+    used_at: Mapped[datetime | None]
+    used_by: Mapped[int | None] = mapped_column(sa.ForeignKey("account.id", ondelete="SET NULL"))
+    withdrawn_at: Mapped[datetime | None]
+
+    __table_args__ = (NEVER_REUSE_IDS,)
+
+    def open(self, now: datetime | None = None) -> bool:
+        return self.used_at is None and self.withdrawn_at is None and self.expires_at > (now or utcnow())
+
+
+class TeacherInvitation(db.Model):
+    """A teacher asked to teach a class too, by email: they become a teacher of it only when they accept on their
+    classes page. Stored whether or not the email is a teacher's, so the one who asks learns nothing about it."""
+
+    __tablename__ = "teacher_invitation"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(sa.ForeignKey("kid_group.id", ondelete="CASCADE"), index=True)
+    email: Mapped[str] = mapped_column(sa.String(254), index=True)
+    # the teacher account that had this email when the invitation was made: only they may accept (an email
+    # nobody had then cannot be claimed by signing up with it later; the inviter is not told either way)
+    invitee_id: Mapped[int | None] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
+    invited_by: Mapped[int | None] = mapped_column(sa.ForeignKey("account.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    group: Mapped[Group] = relationship()
+
+    __table_args__ = (sa.UniqueConstraint("group_id", "email", name="uq_teacher_invitation_group_email"),
+                      NEVER_REUSE_IDS)
 
 
 class LessonProgress(db.Model):
@@ -124,7 +213,7 @@ class LessonProgress(db.Model):
 
     __tablename__ = "lesson_progress"
     id: Mapped[int] = mapped_column(primary_key=True)
-    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
     lesson_id: Mapped[str] = mapped_column(sa.String(80))
     step: Mapped[int] = mapped_column(default=0)  # the step to go on with
     stars: Mapped[int] = mapped_column(default=0)  # the best run's stars
@@ -141,7 +230,7 @@ class Attempt(db.Model):
 
     __tablename__ = "attempt"
     id: Mapped[int] = mapped_column(primary_key=True)
-    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
     lesson_id: Mapped[str] = mapped_column(sa.String(80), index=True)
     step: Mapped[int]
     moves: Mapped[list] = mapped_column(sa.JSON, default=list)  # [{"move": "D4", "verdict": ..., "reply": ...}]
@@ -157,7 +246,7 @@ class StickerAward(db.Model):
 
     __tablename__ = "sticker_award"
     id: Mapped[int] = mapped_column(primary_key=True)
-    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
     sticker_id: Mapped[str] = mapped_column(sa.String(80))
     awarded_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -172,7 +261,7 @@ class Assignment(db.Model):
 
     __tablename__ = "assignment"
     id: Mapped[int] = mapped_column(primary_key=True)
-    group_id: Mapped[int] = mapped_column(sa.ForeignKey("group.id", ondelete="CASCADE"), index=True)
+    group_id: Mapped[int] = mapped_column(sa.ForeignKey("kid_group.id", ondelete="CASCADE"), index=True)
     lesson_id: Mapped[str] = mapped_column(sa.String(80))
     topic_id: Mapped[str | None] = mapped_column(sa.String(80))  # set when the lesson came with a whole topic
     kid_ids: Mapped[list | None] = mapped_column(sa.JSON)  # chosen kids; None: the whole class
@@ -182,7 +271,7 @@ class Assignment(db.Model):
     practice_level: Mapped[int | None]
     practice_seed: Mapped[int | None]
     due_on: Mapped[date]
-    created_by: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
+    created_by: Mapped[int | None] = mapped_column(sa.ForeignKey("account.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     def for_kid(self, kid_id: int) -> bool:
@@ -198,7 +287,7 @@ class TeacherLesson(db.Model):
 
     __tablename__ = "teacher_lesson"
     id: Mapped[int] = mapped_column(primary_key=True)
-    owner_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    owner_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
     lesson_id: Mapped[str] = mapped_column(sa.String(80))
     filename: Mapped[str] = mapped_column(sa.String(200))
     source: Mapped[str] = mapped_column(sa.Text)  # the YAML as uploaded
@@ -221,7 +310,7 @@ class ProofJob(db.Model):
 
     __tablename__ = "proof_job"
     id: Mapped[int] = mapped_column(primary_key=True)
-    owner_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    owner_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
     kind: Mapped[str] = mapped_column(sa.String(10))
     filename: Mapped[str] = mapped_column(sa.String(200))
     source: Mapped[str] = mapped_column(sa.Text)  # the lesson YAML as uploaded; for an SGF puzzle its clean position

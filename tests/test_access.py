@@ -8,14 +8,14 @@ is a refusal (sign in, 401, 403, 404), the database must be exactly as it was.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from teach.models import (Assignment, Attempt, Group, LessonProgress, Membership, ParentLink, StickerAward,
-                          TeacherLesson, User)
+from teach.models import (Assignment, Attempt, Group, LessonProgress, LinkInvitation, Membership, ParentLink,
+                          StickerAward, TeacherInvitation, TeacherLesson, User)
 from teach.web.extensions import db
 
 ANON, KID, OTHER_KID, TEACHER, OTHER_TEACHER, PARENT, OTHER_PARENT = (
@@ -122,6 +122,29 @@ EXPECT = {
     ("parent.export", "GET"): ({"kid_id": "{kid}"}, None, parent_only(200)),
     ("parent.week", "GET"): ({"kid_id": "{kid}"}, None, parent_only(200)),
     ("parent.delete", "POST"): ({"kid_id": "{kid}"}, {"confirm": "明明"}, parent_only(302)),
+    # ------------------------------------------------------------------ who follows a kid, teachers invited
+    # (the world: the other parent's link to the kid is pending, so it shows them nothing; the other teacher is
+    # invited to the kid's class and is not a member of it)
+    ("teacher.new_invitation", "POST"): ({"class_id": "{class}", "kid_id": "{kid}"}, None, teacher_only(302)),
+    ("teacher.withdraw_invitation", "POST"): ({"class_id": "{class}", "kid_id": "{kid}",
+                                               "invitation_id": "{invitation}"}, None, teacher_only(302)),
+    ("teacher.approve_link", "POST"): ({"class_id": "{class}", "kid_id": "{kid}", "link_id": "{pending_link}"},
+                                       None, teacher_only(302)),
+    ("teacher.remove_link", "POST"): ({"class_id": "{class}", "kid_id": "{kid}", "link_id": "{pending_link}"},
+                                      {"confirm": "1"}, teacher_only(302)),
+    ("teacher.withdraw_teacher_invitation", "POST"): ({"class_id": "{class}",
+                                                       "invitation_id": "{teacher_invitation}"}, None,
+                                                      teacher_only(302)),
+    ("teacher.accept_invitation", "POST"): ({"invitation_id": "{teacher_invitation}"}, None,
+                                            teacher_only(404, 302)),  # only the invited teacher
+    ("teacher.decline_invitation", "POST"): ({"invitation_id": "{teacher_invitation}"}, None,
+                                             teacher_only(404, 302)),
+    ("parent.new_invitation", "POST"): ({"kid_id": "{kid}"}, None, parent_only(302)),
+    ("parent.withdraw_invitation", "POST"): ({"kid_id": "{kid}", "invitation_id": "{invitation}"}, None,
+                                             parent_only(302)),
+    ("parent.approve_link", "POST"): ({"kid_id": "{kid}", "link_id": "{pending_link}"}, None, parent_only(302)),
+    ("parent.remove_link", "POST"): ({"kid_id": "{kid}", "link_id": "{pending_link}"}, {"confirm": "1"},
+                                     parent_only(302)),
 }
 
 
@@ -168,7 +191,14 @@ def build_world() -> dict:
     other_family.members += [Membership(user=other_parent, role="parent")]
     db.session.add_all([klass, other_class, family, other_family])
     db.session.flush()
-    db.session.add(ParentLink(parent_id=parent.id, kid_id=kid.id))
+    db.session.add(ParentLink(parent_id=parent.id, kid_id=kid.id, status="approved"))
+    pending = ParentLink(parent_id=other_parent.id, kid_id=kid.id, status="pending")
+    invitation = LinkInvitation(code="ABCDEFGHJK", kid_id=kid.id, created_by=teacher.id,
+                                expires_at=datetime.now() + timedelta(days=7))
+    db.session.flush()
+    invited = TeacherInvitation(group_id=klass.id, email="zhao@example.com", invitee_id=other_teacher.id,
+                                invited_by=teacher.id)
+    db.session.add_all([pending, invitation, invited])
     attempt = Attempt(kid_id=kid.id, lesson_id="web-first", step=1, first_move="D4", result="failed",
                       moves=[{"move": "D4", "verdict": "wrong", "reason": "escapes", "reply": "E4"}])
     assignment = Assignment(group_id=klass.id, lesson_id="web-second", due_on=date.today())
@@ -176,18 +206,21 @@ def build_world() -> dict:
     db.session.add_all([own, attempt, assignment, LessonProgress(kid_id=kid.id, lesson_id="web-first", step=1),
                         StickerAward(kid_id=kid.id, sticker_id="web-first-badge")])
     db.session.commit()
-    return {"users": {KID: kid.id, OTHER_KID: other_kid.id, TEACHER: teacher.id, OTHER_TEACHER: other_teacher.id,
-                      PARENT: parent.id, OTHER_PARENT: other_parent.id},
+    # a session names an account by id and its session secret (User.get_id)
+    return {"users": {KID: kid.get_id(), OTHER_KID: other_kid.get_id(), TEACHER: teacher.get_id(),
+                      OTHER_TEACHER: other_teacher.get_id(), PARENT: parent.get_id(),
+                      OTHER_PARENT: other_parent.get_id()},
             "args": {"kid": kid.id, "class": klass.id, "other_class": other_class.id, "family": family.id,
                      "attempt": attempt.id, "own_lesson": own.id, "assignment": assignment.id, "code": "CAT234",
-                     "today": date.today().isoformat()}}
+                     "today": date.today().isoformat(), "pending_link": pending.id, "invitation": invitation.id,
+                     "teacher_invitation": invited.id}}
 
 
 def snapshot() -> dict:
     """Every row the pages could change."""
     tables = {}
     for model in (User, Group, Membership, ParentLink, Assignment, Attempt, LessonProgress, StickerAward,
-                  TeacherLesson):
+                  TeacherLesson, LinkInvitation, TeacherInvitation):
         rows = db.session.execute(sa.select(model.__table__)).all()
         tables[model.__tablename__] = sorted(tuple(str(v) for v in row) for row in rows)
     return tables

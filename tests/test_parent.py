@@ -27,21 +27,150 @@ def signup_parent(client, email="dad@example.com"):
                                  "confirm": "12345678"})
 
 
-def test_a_parent_follows_a_kid_with_the_code_the_teacher_shows(demo, client):
+def _teacher_code(demo, kid):
+    """The teacher makes a code on the kid's page and reads it there, as a teacher would."""
     teacher = demo.test_client()
     login(teacher, "teacher@example.com", "black-cat-42")
     with demo.app_context():
         class_id = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+    page = teacher.post(f"/teach/classes/{class_id}/kids/{kid}/invitations", follow_redirects=True)
+    codes = re.findall(r'<code class="link-code">([^<]+)</code>', page.get_data(as_text=True))
+    return teacher, class_id, codes[-1]
+
+
+def test_a_parent_asks_with_the_teacher_s_code_and_sees_the_kid_only_once_approved(demo, client):
     lily = kid_id(demo, "Lily")
-    page = teacher.get(f"/teach/classes/{class_id}/kids/{lily}").get_data(as_text=True)
-    code = re.search(r'<code class="link-code">([^<]+)</code>', page).group(1)
+    teacher, class_id, code = _teacher_code(demo, lily)
     signup_parent(client)
     assert client.get(f"/family/kids/{lily}").status_code == 404
     bad = client.post("/family/link", data={"code": code[:-2] + "xx"}, headers=EN, follow_redirects=True)
     assert "does not work" in bad.get_data(as_text=True)
-    client.post("/family/link", data={"code": code})
+    asked = client.post("/family/link", data={"code": code}, headers=EN, follow_redirects=True).get_data(as_text=True)
+    assert "approve" in asked and "Lily" not in asked  # the code holder learns nothing about the kid yet
+    for path in (f"/family/kids/{lily}", f"/family/kids/{lily}/export", f"/family/kids/{lily}/week"):
+        assert client.get(path).status_code == 404
+    assert client.post(f"/family/kids/{lily}/pictures").status_code == 404
+    # the teacher is told on the class page, and approves on the kid's page
+    assert "Lily" in teacher.get(f"/teach/classes/{class_id}", headers=EN).get_data(as_text=True).split(
+        "waiting-parents")[1].split("</section>")[0]
+    with demo.app_context():
+        link_id = db.session.scalar(sa.select(ParentLink.id).where(ParentLink.kid_id == lily))
+    kid_page = teacher.get(f"/teach/classes/{class_id}/kids/{lily}", headers=EN).get_data(as_text=True)
+    assert "Dad" in kid_page and "waiting for approval" in kid_page
+    teacher.post(f"/teach/classes/{class_id}/kids/{lily}/links/{link_id}/approve")
     assert client.get(f"/family/kids/{lily}").status_code == 200
     assert "Lily" in client.get("/family/").get_data(as_text=True)
+
+
+def test_a_code_works_once_and_a_used_or_withdrawn_code_is_refused(demo, client):
+    lily = kid_id(demo, "Lily")
+    teacher, class_id, code = _teacher_code(demo, lily)
+    signup_parent(client)
+    assert client.post("/family/link", data={"code": code.lower().replace("-", " ")}).status_code == 302
+    stranger = demo.test_client()
+    signup_parent(stranger, "stranger@example.com")
+    again = stranger.post("/family/link", data={"code": code}, headers=EN, follow_redirects=True)
+    assert "does not work" in again.get_data(as_text=True)
+    _teacher, _class, second = _teacher_code(demo, lily)
+    with demo.app_context():
+        from teach.models import LinkInvitation
+
+        invitation = db.session.scalar(sa.select(LinkInvitation.id).where(
+            LinkInvitation.code == second.replace("-", "")))
+    teacher.post(f"/teach/classes/{class_id}/kids/{lily}/invitations/{invitation}/withdraw")
+    withdrawn = stranger.post("/family/link", data={"code": second}, headers=EN, follow_redirects=True)
+    assert "does not work" in withdrawn.get_data(as_text=True)
+    with demo.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(ParentLink).where(
+            ParentLink.kid_id == lily)) == 1
+
+
+def test_a_code_older_than_a_week_is_refused(demo, client):
+    from datetime import timedelta
+
+    from teach.models import LinkInvitation
+
+    lily = kid_id(demo, "Lily")
+    _teacher, _class, code = _teacher_code(demo, lily)
+    with demo.app_context():
+        invitation = db.session.scalar(sa.select(LinkInvitation))
+        invitation.expires_at = invitation.created_at + timedelta(days=7) - timedelta(days=8)
+        db.session.commit()
+    signup_parent(client)
+    late = client.post("/family/link", data={"code": code}, headers=EN, follow_redirects=True)
+    assert "does not work" in late.get_data(as_text=True)
+
+
+def test_removing_a_parent_asks_first_and_then_takes_effect_at_once(demo, client):
+    """明明 is a family kid: the demo parent, her first parent, approves and removes the others."""
+    mingming = kid_id(demo, "明明")
+    mum = demo.test_client()
+    login(mum, "parent@example.com", "little-mouse-42")
+    page = mum.post(f"/family/kids/{mingming}/invitations", follow_redirects=True).get_data(as_text=True)
+    code = re.findall(r'<code class="link-code">([^<]+)</code>', page)[-1]
+    signup_parent(client)
+    client.post("/family/link", data={"code": code})
+    with demo.app_context():
+        dad = db.session.scalar(sa.select(User.id).where(User.email == "dad@example.com"))
+        link_id = db.session.scalar(sa.select(ParentLink.id).where(ParentLink.parent_id == dad))
+    assert client.post(f"/family/kids/{mingming}/links/{link_id}/approve").status_code == 404  # not their own
+    mum.post(f"/family/kids/{mingming}/links/{link_id}/approve")
+    assert client.get(f"/family/kids/{mingming}").status_code == 200
+    # the approved dad is not the first parent: he cannot remove mum
+    with demo.app_context():
+        mum_link = db.session.scalar(sa.select(ParentLink.id).where(ParentLink.kid_id == mingming)
+                                     .order_by(ParentLink.id))
+    assert client.post(f"/family/kids/{mingming}/links/{mum_link}/remove", data={"confirm": "1"}).status_code == 404
+    ask = mum.post(f"/family/kids/{mingming}/links/{link_id}/remove", headers=EN)
+    assert ask.status_code == 200 and "Dad will no longer see anything" in ask.get_data(as_text=True)
+    assert client.get(f"/family/kids/{mingming}").status_code == 200  # asked, not yet removed
+    mum.post(f"/family/kids/{mingming}/links/{link_id}/remove", data={"confirm": "1"})
+    assert client.get(f"/family/kids/{mingming}").status_code == 404
+    assert client.get(f"/family/kids/{mingming}/export").status_code == 404
+
+
+def test_two_parents_sending_one_code_at_once_get_one_link(demo):
+    """The code is spent by one conditional UPDATE: eight parents racing over a real threaded server."""
+    import http.client
+    import threading
+    from urllib.parse import urlencode
+
+    from werkzeug.serving import make_server
+
+    lily = kid_id(demo, "Lily")
+    _teacher, _class, code = _teacher_code(demo, lily)
+    demo.config["WTF_CSRF_ENABLED"] = False
+    demo.config["RATELIMIT_ENABLED"] = False
+    clients = []
+    for n in range(8):
+        c = demo.test_client()
+        signup_parent(c, f"racer{n}@example.com")
+        clients.append(c.get_cookie("session").value)
+    server = make_server("127.0.0.1", 0, demo, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    barrier = threading.Barrier(len(clients))
+    answers = []
+
+    def redeem(cookie):
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        barrier.wait()
+        connection.request("POST", "/family/link", body=urlencode({"code": code}),
+                           headers={"Cookie": f"session={cookie}",
+                                    "Content-Type": "application/x-www-form-urlencoded"})
+        answers.append(connection.getresponse().status)
+        connection.close()
+
+    threads = [threading.Thread(target=redeem, args=(c,)) for c in clients]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    server.shutdown()
+    assert answers == [302] * len(clients)
+    with demo.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(ParentLink).where(
+            ParentLink.kid_id == lily)) == 1
 
 
 def test_a_parent_makes_a_family_and_a_kid_who_signs_in_with_the_family_code(demo, client):

@@ -144,14 +144,72 @@ def test_a_teacher_cannot_touch_another_class(demo, client):
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Assignment)) == assignments
 
 
-def test_a_second_teacher_shares_the_class(demo, client):
+def test_a_second_teacher_joins_the_class_only_by_accepting_the_invitation(demo, client):
     other = demo.test_client()
     other.post("/signup", data={"role": "teacher", "name": "Mr Zhao", "email": "zhao@example.com",
                                 "password": "12345678", "confirm": "12345678"})
     teacher_login(client)
     class_id = demo_class(demo)
     client.post(f"/teach/classes/{class_id}/teachers", data={"email": "zhao@example.com"})
+    assert other.get(f"/teach/classes/{class_id}").status_code == 404  # invited, not a teacher of it yet
+    with demo.app_context():
+        from teach.models import TeacherInvitation
+
+        invitation = db.session.scalar(sa.select(TeacherInvitation.id))
+    assert "小老鼠班" in other.get("/teach/").get_data(as_text=True)
+    assert client.post(f"/teach/invitations/{invitation}/accept").status_code == 404  # not the inviter's to take
+    other.post(f"/teach/invitations/{invitation}/accept")
     assert other.get(f"/teach/classes/{class_id}").status_code == 200
+
+
+def test_a_declined_invitation_makes_no_member(demo, client):
+    other = demo.test_client()
+    other.post("/signup", data={"role": "teacher", "name": "Mr Zhao", "email": "zhao@example.com",
+                                "password": "12345678", "confirm": "12345678"})
+    teacher_login(client)
+    class_id = demo_class(demo)
+    client.post(f"/teach/classes/{class_id}/teachers", data={"email": "zhao@example.com"})
+    with demo.app_context():
+        from teach.models import TeacherInvitation
+
+        invitation = db.session.scalar(sa.select(TeacherInvitation.id))
+    other.post(f"/teach/invitations/{invitation}/decline")
+    assert other.get(f"/teach/classes/{class_id}").status_code == 404
+    assert other.post(f"/teach/invitations/{invitation}/accept").status_code == 404
+
+
+def test_an_invitation_to_an_email_nobody_had_cannot_be_claimed_by_signing_up_with_it(demo, client):
+    teacher_login(client)
+    class_id = demo_class(demo)
+    client.post(f"/teach/classes/{class_id}/teachers", data={"email": "later@example.com"})
+    late = demo.test_client()
+    late.post("/signup", data={"role": "teacher", "name": "Late", "email": "later@example.com",
+                               "password": "12345678", "confirm": "12345678"})
+    with demo.app_context():
+        from teach.models import TeacherInvitation
+
+        invitation = db.session.scalar(sa.select(TeacherInvitation.id))
+    assert "小老鼠班" not in late.get("/teach/").get_data(as_text=True)
+    assert late.post(f"/teach/invitations/{invitation}/accept").status_code == 404
+    assert late.get(f"/teach/classes/{class_id}").status_code == 404
+
+
+def test_inviting_says_the_same_for_a_teacher_a_parent_and_nobody_and_names_no_one(demo, client):
+    teacher_login(client)
+    class_id = demo_class(demo)
+    other = demo.test_client()
+    other.post("/signup", data={"role": "teacher", "name": "Mr Zhao", "email": "zhao@example.com",
+                                "password": "12345678", "confirm": "12345678"})
+
+    def answer(email):
+        page = client.post(f"/teach/classes/{class_id}/teachers", data={"email": email}, headers=EN,
+                           follow_redirects=True).get_data(as_text=True)
+        return re.search(r'<ul class="flash">(.*?)</ul>', page, re.S).group(1).replace(email, "EMAIL")
+
+    said = {answer("zhao@example.com"), answer("parent@example.com"), answer("nobody@example.com")}
+    assert len(said) == 1
+    text = said.pop()
+    assert "Zhao" not in text and "Mingming" not in text and "明明" not in text
 
 
 def test_assignments_refuse_past_days_and_open_first_on_the_kid_map(demo, client):

@@ -165,9 +165,16 @@ def register_extensions(app: Flask) -> None:
         return redirect(url_for("auth.kid_code" if kids_page else "auth.login", next=request.full_path))
 
     @login_manager.user_loader
-    def load_user(user_id: str):
-        user = db.session.get(models.User, int(user_id)) if user_id.isdigit() else None
-        return user if user is not None and not user.archived else None
+    def load_user(session_id: str):
+        """The account a session names by "<id>:<secret>" (User.get_id); a session from before sign-out, a new
+        password or a deleted account that once had this id never matches the account's current secret."""
+        user_id, _, secret = session_id.partition(":")
+        if not (user_id.isdigit() and len(user_id) < 19 and secret):
+            return None
+        user = db.session.get(models.User, int(user_id))
+        if user is None or user.archived or not user.session_matches(secret):
+            return None
+        return user
 
     @app.before_request
     def remember_language():

@@ -104,6 +104,11 @@ def signup():
 @bp.post("/logout")
 @login_required
 def logout():
+    """Signing out ends every session of the account: a copied cookie stops working too."""
+    from flask_login import current_user
+
+    current_user.end_sessions()
+    db.session.commit()
     logout_user()
     return redirect(url_for("main.home"))
 

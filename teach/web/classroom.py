@@ -1,5 +1,5 @@
 """What teachers' and parents' pages share: who may see a kid, new kid accounts, progress summaries in a constant
-number of queries, a kid's whole data (export and delete), and the codes a parent links with."""
+number of queries, and a kid's whole data (export and delete). The parents who follow a kid are ``links``."""
 
 from __future__ import annotations
 
@@ -11,19 +11,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
-from flask import abort, current_app
+from flask import abort
 from flask_login import current_user
 from flask_babel import gettext as _
-from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from teach.models import (AVATARS, PASSWORD_PICTURES, Assignment, Attempt, Group, LessonProgress, Membership,
-                          ParentLink, StickerAward, TeacherLesson, User, utcnow)
+from teach.models import (AVATARS, PASSWORD_PICTURES, Assignment, Attempt, Group, LessonProgress, LinkInvitation,
+                          Membership, ParentLink, StickerAward, TeacherLesson, User, utcnow)
 from teach.web.extensions import db
 
 NAME_MAX = 40
 BULK_MAX = 100  # kids added in one go (a list of 10,000 lines is refused whole, with a message)
 PICTURE_COUNT = 3
-LINK_MAX_AGE = 14 * 24 * 3600  # a parent link code is good for two weeks
 ATTEMPT_CAP = 600  # seconds one attempt may count for: a tab left open all night is not practice
 NAME_PUNCTUATION = set(" -'.·")
 
@@ -77,25 +75,6 @@ def new_kid(name: str, group: Group, avatars_taken: set[str]) -> tuple[User, lis
     kid.set_pictures(pictures)
     group.members.append(Membership(user=kid, role="kid"))
     return kid, pictures
-
-
-# ---------------------------------------------------------------------- parent link codes
-def _serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="parent-link")
-
-
-def link_code(kid: User) -> str:
-    """A code that lets a parent follow this kid, signed (no table needed) and good for two weeks."""
-    return _serializer().dumps(kid.id)
-
-
-def kid_from_link_code(code: str) -> User | None:
-    try:
-        kid_id = _serializer().loads((code or "").strip(), max_age=LINK_MAX_AGE)
-    except BadSignature:
-        return None
-    kid = db.session.get(User, kid_id) if isinstance(kid_id, int) else None
-    return kid if kid is not None and kid.is_kid else None
 
 
 # ---------------------------------------------------------------------- progress in constant queries
@@ -260,6 +239,7 @@ def delete_kid(kid: User) -> None:
     """Remove the kid and every row about them (explicitly: SQLite does not cascade without a pragma)."""
     for model, column in ((Attempt, Attempt.kid_id), (LessonProgress, LessonProgress.kid_id),
                           (StickerAward, StickerAward.kid_id), (ParentLink, ParentLink.kid_id),
+                          (LinkInvitation, LinkInvitation.kid_id),
                           (Membership, Membership.user_id)):
         db.session.execute(sa.delete(model).where(column == kid.id))
     db.session.execute(sa.delete(User).where(User.id == kid.id))

@@ -8,7 +8,7 @@ from flask.cli import with_appcontext
 
 from datetime import date, timedelta
 
-from teach.models import Assignment, Group, Membership, ParentLink, User
+from teach.models import Assignment, Group, Membership, ParentLink, User, utcnow
 from teach.web.extensions import db
 
 TEACHER = ("teacher@example.com", "black-cat-42", "王老师 Ms Wang")
@@ -41,7 +41,9 @@ def create_demo() -> bool:
         kids.append(kid)
     family.members.append(Membership(user=kids[0], role="kid"))
     db.session.flush()
-    db.session.add(ParentLink(parent_id=parent.id, kid_id=kids[0].id))
+    # the demo parent follows 明明 already: the link a teacher would have approved
+    db.session.add(ParentLink(parent_id=parent.id, kid_id=kids[0].id, status="approved", approved_by=teacher.id,
+                              approved_at=utcnow()))
     _demo_assignment(klass, kids[3])
     db.session.commit()
     return True

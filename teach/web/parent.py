@@ -1,7 +1,8 @@
-"""The parent's side: link to a kid with a code, families and kids made at home, the kid's week, and the kid's
-data to take away or delete.
+"""The parent's side: ask to follow a kid with a code, families and kids made at home, the kid's week, the
+kid's data to take away or delete, and who else follows the kid.
 
-A parent sees only kids they are linked to; any other kid is a 404.
+A parent sees only kids they follow with an approved link; any other kid, or one whose link still waits for
+approval, is a 404.
 """
 
 from __future__ import annotations
@@ -16,22 +17,25 @@ from flask_login import current_user
 
 from teach.lessons.practice import drill_names
 from teach.models import Attempt, Group, Membership, ParentLink, StickerAward, User, utcnow
-from teach.web import classroom, content
+from teach.web import classroom, content, links
 from teach.web.access import parent_required
-from teach.web.extensions import db
+from teach.web.extensions import db, limiter
 
 bp = Blueprint("parent", __name__, url_prefix="/family")
+LINK_LIMIT = "10 per minute;50 per day"  # codes typed by one address: guessing 31**10 codes gets nowhere
 
+
+def _followed():
+    return sa.select(User).join(ParentLink, ParentLink.kid_id == User.id).where(
+        ParentLink.parent_id == current_user.id, ParentLink.status == "approved")
 
 
 def _linked_kids() -> list[User]:
-    return list(db.session.scalars(sa.select(User).join(ParentLink, ParentLink.kid_id == User.id)
-                                   .where(ParentLink.parent_id == current_user.id).order_by(User.name, User.id)))
+    return list(db.session.scalars(_followed().order_by(User.name, User.id)))
 
 
 def _kid_or_404(kid_id: int) -> User:
-    kid = db.session.scalar(sa.select(User).join(ParentLink, ParentLink.kid_id == User.id)
-                            .where(ParentLink.parent_id == current_user.id, User.id == kid_id))
+    kid = db.session.scalar(_followed().where(User.id == kid_id))
     if kid is None:
         abort(404)
     return kid
@@ -51,7 +55,9 @@ def home():
         Group.kind == "family", Membership.user_id == current_user.id, Membership.role == "parent")
         .order_by(Group.name)).all()
     summaries = [_summary(k, grid, cat) for k in kids]
-    return render_template("parent/home.html", summaries=summaries, families=families)
+    waiting = db.session.scalar(sa.select(sa.func.count()).select_from(ParentLink).where(
+        ParentLink.parent_id == current_user.id, ParentLink.status == "pending"))
+    return render_template("parent/home.html", summaries=summaries, families=families, waiting=waiting)
 
 
 def _summary(kid: User, grid, cat) -> dict:
@@ -64,17 +70,16 @@ def _summary(kid: User, grid, cat) -> dict:
 
 
 @bp.post("/link")
+@limiter.limit(LINK_LIMIT)
 @parent_required
 def link():
-    kid = classroom.kid_from_link_code(request.form.get("code", ""))
-    if kid is None:
-        flash(_("That code does not work. Ask the teacher for a new one; a code lasts two weeks."), "error")
+    """Ask to follow a kid. The answer names no kid: until the teacher or the kid's parent approves, the one who
+    typed the code learns nothing about whom it was for."""
+    if links.redeem_link_code(request.form.get("code", ""), current_user):
+        flash(_("Thank you. The kid's teacher or parent will check and approve; then the kid appears here."), "ok")
     else:
-        if db.session.scalar(sa.select(ParentLink.id).where(ParentLink.parent_id == current_user.id,
-                                                            ParentLink.kid_id == kid.id)) is None:
-            db.session.add(ParentLink(parent_id=current_user.id, kid_id=kid.id))
-            db.session.commit()
-        flash(_("You now follow %(name)s.", name=kid.name), "ok")
+        flash(_("That code does not work: it may be used, withdrawn or older than a week. Ask for a new one."),
+              "error")
     return redirect(url_for("parent.home"))
 
 
@@ -110,7 +115,8 @@ def add_kid(family_id: int):
     db.session.flush()
     for m in members:
         if m.role == "parent":
-            db.session.add(ParentLink(parent_id=m.user_id, kid_id=kid.id))
+            db.session.add(ParentLink(parent_id=m.user_id, kid_id=kid.id, status="approved",
+                                      approved_by=current_user.id, approved_at=utcnow()))
     db.session.commit()
     return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)], fresh=True)
 
@@ -125,7 +131,8 @@ def kid_page(kid_id: int):
                    and grid.get(kid.id, a.lesson_id).finished is None]
     return render_template("parent/kid.html", kid=kid, s=_summary(kid, grid, cat), catalog=cat,
                            assignments=assignments, timeline=classroom.timeline(kid, cat)[:20],
-                           weak=classroom.weak_topics(kid, cat), link_code=classroom.link_code(kid), now=utcnow())
+                           weak=classroom.weak_topics(kid, cat), now=utcnow(),
+                           **links.kid_links(kid, current_user))
 
 
 @bp.get("/kids/<int:kid_id>/week")
@@ -194,3 +201,67 @@ def reset_pictures(kid_id: int):
     kid.failed_logins, kid.locked_until = 0, None
     db.session.commit()
     return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)], fresh=True)
+
+
+# ---------------------------------------------------------------------- who follows the kid
+@bp.post("/kids/<int:kid_id>/invitations")
+@parent_required
+def new_invitation(kid_id: int):
+    """A code for one more parent (the other parent, a grandparent); they still need approval."""
+    kid = _kid_or_404(kid_id)
+    links.new_link_invitation(kid, current_user)
+    db.session.commit()
+    return redirect(url_for("parent.kid_page", kid_id=kid.id) + "#followers")
+
+
+@bp.post("/kids/<int:kid_id>/invitations/<int:invitation_id>/withdraw")
+@parent_required
+def withdraw_invitation(kid_id: int, invitation_id: int):
+    kid = _kid_or_404(kid_id)
+    links.withdraw_invitation(links.invitation_of_kid_or_404(kid, invitation_id))
+    db.session.commit()
+    flash(_("The code is withdrawn; nobody can use it now."), "ok")
+    return redirect(url_for("parent.kid_page", kid_id=kid.id) + "#followers")
+
+
+def _managed_link_or_404(kid: User, link_id: int) -> ParentLink:
+    """A link of the kid that this parent may approve or remove: their own (to stop following), or any when they
+    are the kid's managing parent; another parent's link is a 404 to anybody else."""
+    link = links.link_of_kid_or_404(kid, link_id)
+    if link.parent_id != current_user.id and current_user.id not in links.link_managers(kid):
+        abort(404)
+    return link
+
+
+@bp.post("/kids/<int:kid_id>/links/<int:link_id>/approve")
+@parent_required
+def approve_link(kid_id: int, link_id: int):
+    kid = _kid_or_404(kid_id)
+    link = _managed_link_or_404(kid, link_id)
+    if current_user.id not in links.link_managers(kid):
+        abort(404)
+    links.approve_link(link, current_user)
+    db.session.commit()
+    flash(_("%(name)s now follows %(kid)s.", name=link.parent.name, kid=kid.name), "ok")
+    return redirect(url_for("parent.kid_page", kid_id=kid.id) + "#followers")
+
+
+@bp.post("/kids/<int:kid_id>/links/<int:link_id>/remove")
+@parent_required
+def remove_link(kid_id: int, link_id: int):
+    """Stop a parent following the kid, at once; without ``confirm`` the page asks first."""
+    kid = _kid_or_404(kid_id)
+    link = _managed_link_or_404(kid, link_id)
+    if request.form.get("confirm") != "1":
+        return render_template("teacher/remove_link.html", kid=kid, link=link,
+                               action=url_for("parent.remove_link", kid_id=kid.id, link_id=link.id),
+                               back=url_for("parent.kid_page", kid_id=kid.id))
+    own = link.parent_id == current_user.id
+    name = link.parent.name
+    db.session.delete(link)
+    db.session.commit()
+    if own:
+        flash(_("You no longer follow %(kid)s.", kid=kid.name), "ok")
+        return redirect(url_for("parent.home"))
+    flash(_("%(name)s no longer follows %(kid)s.", name=name, kid=kid.name), "ok")
+    return redirect(url_for("parent.kid_page", kid_id=kid.id) + "#followers")

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'd3f0b1a2c4e5'
-down_revision = 'b03118460b25'
+down_revision = 'c2e0a1b2d3f4'
 branch_labels = None
 depends_on = None
 
@@ -37,7 +37,7 @@ def upgrade():
         sa.CheckConstraint("kind in ('lesson', 'sgf')", name=op.f('ck_proof_job_kind')),
         sa.CheckConstraint("status in ('queued', 'running', 'done', 'refused', 'failed')",
                            name=op.f('ck_proof_job_status')),
-        sa.ForeignKeyConstraint(['owner_id'], ['user.id'], name=op.f('fk_proof_job_owner_id_user'),
+        sa.ForeignKeyConstraint(['owner_id'], ['account.id'], name=op.f('fk_proof_job_owner_id_account'),
                                 ondelete='CASCADE'),
         sa.PrimaryKeyConstraint('id', name=op.f('pk_proof_job')),
     )

@@ -1,15 +1,17 @@
-"""A teacher's classes: making, naming, archiving and restoring one, a fresh join code, and a second teacher."""
+"""A teacher's classes: making, naming, archiving and restoring one, a fresh join code, and a second teacher, who
+is invited and becomes a teacher of the class only by accepting."""
 
 from __future__ import annotations
 
 from datetime import date
 
 import sqlalchemy as sa
-from flask import flash, g, redirect, render_template, url_for
+from flask import abort, flash, g, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from teach.models import Assignment, Group, Membership, TeacherLesson, User, new_code, utcnow
+from teach.models import (Assignment, Group, Membership, ParentLink, TeacherInvitation, TeacherLesson, User, new_code,
+                          utcnow)
 from teach.web import classroom, content
 from teach.web.access import teacher_required
 from teach.web.extensions import db
@@ -22,7 +24,11 @@ from .scope import class_or_404, my_classes, to_class_page
 @bp.get("/")
 @teacher_required
 def classes():
-    return render_template("teacher/classes.html", active=my_classes(False), archived=my_classes(True))
+    invitations = db.session.scalars(sa.select(TeacherInvitation).join(Group).where(
+        TeacherInvitation.invitee_id == current_user.id, Group.archived.is_(False))
+        .order_by(TeacherInvitation.id)).all()
+    return render_template("teacher/classes.html", active=my_classes(False), archived=my_classes(True),
+                           invitations=invitations)
 
 
 @bp.post("/classes")
@@ -53,6 +59,9 @@ def class_page(class_id: int):
                            archived_kids=classroom.class_kids(group.id, archived=True), teachers=teachers,
                            assignments=assignments, catalog=content.catalog(), own_lessons=own,
                            other_classes=[c for c in my_classes(False) if c.id != group.id],
+                           teacher_invitations=db.session.scalars(sa.select(TeacherInvitation).where(
+                               TeacherInvitation.group_id == group.id).order_by(TeacherInvitation.id)).all(),
+                           waiting_links=_waiting_links(group),
                            today=date.today(), now=utcnow(), **_practice_choices())
 
 
@@ -94,17 +103,81 @@ def new_class_code(class_id: int):
     return to_class_page(group)
 
 
+def _waiting_links(group: Group) -> list[tuple[User, int]]:
+    """Kids of the class with parent links waiting for approval, and how many: one query."""
+    kids = sa.select(Membership.user_id).where(Membership.group_id == group.id, Membership.role == "kid")
+    return db.session.execute(sa.select(User, sa.func.count(ParentLink.id))
+                              .join(ParentLink, ParentLink.kid_id == User.id)
+                              .where(User.id.in_(kids), ParentLink.status == "pending")
+                              .group_by(User.id).order_by(User.name, User.id)).all()
+
+
 @bp.post("/classes/<int:class_id>/teachers")
 @teacher_required
 def add_teacher(class_id: int):
+    """Invite a teacher by email. The answer is the same whether the email is a teacher's, someone else's or
+    nobody's, and names nobody; the invitation waits on that teacher's classes page."""
     group = class_or_404(class_id)
-    email = TeacherEmailForm().email.data
-    other = db.session.scalar(sa.select(User).where(User.email == email, User.role == "teacher"))
-    if other is None:
-        flash(_("There is no teacher with that email. Ask them to sign up first."), "error")
-    elif db.session.scalar(sa.select(Membership.id).where(Membership.group_id == group.id,
-                                                          Membership.user_id == other.id)) is None:
-        group.members.append(Membership(user=other, role="teacher"))
-        db.session.commit()
-        flash(_("%(name)s teaches this class too now.", name=other.name), "ok")
+    email = TeacherEmailForm().email.data or ""
+    if "@" not in email or len(email) > 254:
+        flash(_("Write the other teacher's email."), "error")
+        return to_class_page(group)
+    member = db.session.scalar(sa.select(Membership.id).join(User).where(Membership.group_id == group.id,
+                                                                          User.email == email))
+    invited = db.session.scalar(sa.select(TeacherInvitation.id).where(TeacherInvitation.group_id == group.id,
+                                                                      TeacherInvitation.email == email))
+    if member is None and invited is None:
+        invitee = db.session.scalar(sa.select(User.id).where(User.email == email, User.role == "teacher"))
+        db.session.add(TeacherInvitation(group_id=group.id, email=email, invitee_id=invitee,
+                                         invited_by=current_user.id))
+        try:
+            db.session.commit()
+        except sa.exc.IntegrityError:  # the same invitation sent twice at once
+            db.session.rollback()
+    flash(_("Invitation sent to %(email)s. When a teacher with this email accepts it on their classes page, they "
+            "teach this class too.", email=email), "ok")
     return to_class_page(group)
+
+
+@bp.post("/classes/<int:class_id>/teachers/invitations/<int:invitation_id>/withdraw")
+@teacher_required
+def withdraw_teacher_invitation(class_id: int, invitation_id: int):
+    group = class_or_404(class_id)
+    invitation = db.session.get(TeacherInvitation, invitation_id)
+    if invitation is None or invitation.group_id != group.id:
+        abort(404)
+    db.session.delete(invitation)
+    db.session.commit()
+    return to_class_page(group)
+
+
+def _my_invitation_or_404(invitation_id: int) -> TeacherInvitation:
+    invitation = db.session.get(TeacherInvitation, invitation_id)
+    if invitation is None or invitation.invitee_id != current_user.id:
+        abort(404)
+    return invitation
+
+
+@bp.post("/invitations/<int:invitation_id>/accept")
+@teacher_required
+def accept_invitation(invitation_id: int):
+    invitation = _my_invitation_or_404(invitation_id)
+    group = invitation.group
+    if db.session.scalar(sa.select(Membership.id).where(Membership.group_id == group.id,
+                                                        Membership.user_id == current_user.id)) is None:
+        group.members.append(Membership(user=current_user, role="teacher"))
+    db.session.delete(invitation)
+    try:
+        db.session.commit()
+    except sa.exc.IntegrityError:  # accepted twice at once: the first made the membership
+        db.session.rollback()
+    return to_class_page(group)
+
+
+@bp.post("/invitations/<int:invitation_id>/decline")
+@teacher_required
+def decline_invitation(invitation_id: int):
+    db.session.delete(_my_invitation_or_404(invitation_id))
+    db.session.commit()
+    flash(_("Invitation declined."), "ok")
+    return redirect(url_for("teacher.classes"))

@@ -1,14 +1,16 @@
 """The kids of a class: adding a list of them, login cards, picture passwords and locks, archiving, moving a kid
-to another class of the teacher's, and taking a kid out."""
+to another class of the teacher's, taking a kid out, and the parents who follow a kid (codes, approval,
+removal)."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
-from flask import flash, render_template
+from flask import flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_login import current_user
 
 from teach.models import Membership, ParentLink
-from teach.web import classroom
+from teach.web import classroom, links
 from teach.web.access import teacher_required
 from teach.web.extensions import db
 
@@ -72,6 +74,8 @@ def unlock_kid(class_id: int, kid_id: int):
 def archive_kid(class_id: int, kid_id: int):
     group, kid = class_kid_or_404(class_id, kid_id)
     kid.archived = ArchiveForm().archived.data == "1"
+    if kid.archived:
+        kid.end_sessions()  # restoring the kid later must not bring an old session back
     db.session.commit()
     return to_class_page(group)
 
@@ -104,9 +108,64 @@ def remove_kid(class_id: int, kid_id: int):
     db.session.execute(sa.delete(Membership).where(Membership.group_id == group.id, Membership.user_id == kid.id))
     db.session.flush()
     still = db.session.scalar(sa.select(Membership.id).where(Membership.user_id == kid.id).limit(1)) or \
-        db.session.scalar(sa.select(ParentLink.id).where(ParentLink.kid_id == kid.id).limit(1))
+        db.session.scalar(sa.select(ParentLink.id).where(ParentLink.kid_id == kid.id,
+                                                     ParentLink.status == "approved").limit(1))
     if not still:
         classroom.delete_kid(kid)
     db.session.commit()
     flash(_("%(name)s left the class.", name=kid.name), "ok")
     return to_class_page(group)
+
+
+# ---------------------------------------------------------------------- parents who follow a kid
+def _to_followers(group, kid):
+    return redirect(url_for("teacher.kid_detail", class_id=group.id, kid_id=kid.id) + "#followers")
+
+
+@bp.post("/classes/<int:class_id>/kids/<int:kid_id>/invitations")
+@teacher_required
+def new_invitation(class_id: int, kid_id: int):
+    """A code a parent types to ask to follow the kid; the teacher approves the link it makes."""
+    group, kid = class_kid_or_404(class_id, kid_id)
+    links.new_link_invitation(kid, current_user)
+    db.session.commit()
+    return _to_followers(group, kid)
+
+
+@bp.post("/classes/<int:class_id>/kids/<int:kid_id>/invitations/<int:invitation_id>/withdraw")
+@teacher_required
+def withdraw_invitation(class_id: int, kid_id: int, invitation_id: int):
+    group, kid = class_kid_or_404(class_id, kid_id)
+    links.withdraw_invitation(links.invitation_of_kid_or_404(kid, invitation_id))
+    db.session.commit()
+    flash(_("The code is withdrawn; nobody can use it now."), "ok")
+    return _to_followers(group, kid)
+
+
+@bp.post("/classes/<int:class_id>/kids/<int:kid_id>/links/<int:link_id>/approve")
+@teacher_required
+def approve_link(class_id: int, kid_id: int, link_id: int):
+    group, kid = class_kid_or_404(class_id, kid_id)
+    link = links.link_of_kid_or_404(kid, link_id)
+    links.approve_link(link, current_user)
+    db.session.commit()
+    flash(_("%(name)s now follows %(kid)s.", name=link.parent.name, kid=kid.name), "ok")
+    return _to_followers(group, kid)
+
+
+@bp.post("/classes/<int:class_id>/kids/<int:kid_id>/links/<int:link_id>/remove")
+@teacher_required
+def remove_link(class_id: int, kid_id: int, link_id: int):
+    """Stop a parent following the kid, at once; without ``confirm`` the page asks first."""
+    group, kid = class_kid_or_404(class_id, kid_id)
+    link = links.link_of_kid_or_404(kid, link_id)
+    if request.form.get("confirm") != "1":
+        return render_template("teacher/remove_link.html", kid=kid, link=link,
+                               action=url_for("teacher.remove_link", class_id=group.id, kid_id=kid.id,
+                                              link_id=link.id),
+                               back=url_for("teacher.kid_detail", class_id=group.id, kid_id=kid.id))
+    name = link.parent.name
+    db.session.delete(link)
+    db.session.commit()
+    flash(_("%(name)s no longer follows %(kid)s.", name=name, kid=kid.name), "ok")
+    return _to_followers(group, kid)
