@@ -237,7 +237,8 @@ def build_world() -> dict:  # noqa: F811 (the world above, with a finished proof
     from teach.models import ProofJob
 
     world = _world_without_proof_jobs()
-    job = ProofJob(owner_id=world["users"][TEACHER], kind="lesson", filename="mine.yaml", source=OWN_LESSON,
+    teacher_id = db.session.scalar(sa.select(User.id).where(User.email == "teacher@example.com"))
+    job = ProofJob(owner_id=teacher_id, kind="lesson", filename="mine.yaml", source=OWN_LESSON,
                    content_hash="0" * 64, status="done", result={"errors": [], "puzzles": 1, "problem": None,
                                                                   "title": {"zh": "课", "en": "Lesson"}})
     db.session.add(job)

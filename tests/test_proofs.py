@@ -370,9 +370,11 @@ def test_a_proof_whose_parent_is_gone_stops_itself_soon_after_its_deadline():
 
     from teach.lessons import prover
 
-    request = {"kind": "sgf", "setup": {"sgf": "(;SZ[13]AB[dd]AW[jj])", "size": 13, "to_play": "black"},
-               "lesson_id": "sgf-1-abcdef", "topic": "capture", "goal": "kill", "targets": ["K4"],
-               "text": {"zh": "杀", "en": "Kill"}, "title": {}, "deadline": 1}
+    # the slow puzzle with the black stone on six other points: more work than the deadline and the grace
+    # together on any machine (each position is read afresh)
+    step = SLOW_YAML[SLOW_YAML.index("  - puzzle:"):]
+    source = SLOW_YAML + "".join(step.replace("AB[dd]", f"AB[{p}]") for p in ("cc", "cd", "dc", "ce", "ec", "de"))
+    request = {"kind": "lesson", "source": source, "filename": "slow.yaml", "deadline": 1}
     start = time.monotonic()
     child = subprocess.Popen([sys.executable, "-m", "teach.lessons.prover"], stdin=subprocess.PIPE,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=str(prover.ROOT))
