@@ -99,7 +99,7 @@ def first_capture_puzzle(app) -> tuple[str, int]:
     with app.app_context():
         topic = content.catalog().topic("capture")
         lesson = sorted(topic.lessons, key=lambda l: (l.order, l.id))[0]
-        return lesson.id, next(i for i, s in enumerate(lesson.steps) if type(s).__name__ == "Puzzle")
+        return lesson.id, next(i for i, s in enumerate(lesson.steps) if s.kind == "puzzle")
 
 
 def weigh(client, page_path: str, lang: str) -> tuple[list[tuple[str, str, int]], list[str]]:

@@ -141,7 +141,7 @@ def puzzle_mix(lessons_dir: str, topics=MIX_TOPICS, max_depth: int = 6) -> list[
             continue
         for lesson in sorted(topic.lessons, key=lambda l: (l.order, l.id)):
             for index, step in enumerate(lesson.steps):
-                if type(step).__name__ != "Puzzle":
+                if step.kind != "puzzle":
                     continue
                 judge = step.judge()
                 start = step.start()

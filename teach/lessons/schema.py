@@ -14,9 +14,10 @@ from .yamlsource import kind_of
 ASKS = ("liberties", "forbidden", "atari", "legal", "winner", "count", "tap", "choice")
 COLOR = {"enum": ["black", "white"], "x-what": "a colour (black or white)"}
 # a GTP point on boards up to 19x19 (column A-T without I, then the row); pages that take points use it too
-POINT_PATTERN = r"^[A-HJ-Ta-hj-t](1[0-9]|[1-9])$"
+_POINT = r"[A-HJ-Ta-hj-t](1[0-9]|[1-9])"  # a column without I, a row of 1-19
+POINT_PATTERN = rf"^{_POINT}$"
 POINT = {"type": "string", "pattern": POINT_PATTERN, "x-what": "a point such as D4"}
-MOVE = {"type": "string", "pattern": r"^([A-HJ-Ta-hj-t](1[0-9]|[1-9])|pass)$", "x-what": "a move such as D4 or pass"}
+MOVE = {"type": "string", "pattern": rf"^({_POINT}|pass)$", "x-what": "a move such as D4 or pass"}
 POINTS = {"type": "array", "items": POINT, "x-what": "a list of points such as [D4, E5]"}
 POINT_OR_POINTS = {"anyOf": [POINT, POINTS], "x-what": "a point such as D4 or a list of points"}
 NONEMPTY = {"type": "string", "minLength": 1, "pattern": r"\S", "x-what": "text"}
