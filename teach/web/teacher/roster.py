@@ -8,7 +8,7 @@ from flask import flash, render_template
 from flask_babel import gettext as _
 
 from teach.models import Membership, ParentLink
-from teach.web import classroom
+from teach.web import classroom, picture_lock
 from teach.web.access import teacher_required
 from teach.web.extensions import db
 
@@ -52,7 +52,7 @@ def reset_pictures(class_id: int, kid_id: int):
     group, kid = class_kid_or_404(class_id, kid_id)
     pictures = classroom.new_pictures()
     kid.set_pictures(pictures)
-    kid.failed_logins, kid.locked_until = 0, None
+    picture_lock.unlock(kid)
     db.session.commit()
     return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)], fresh=True)
 
@@ -61,7 +61,7 @@ def reset_pictures(class_id: int, kid_id: int):
 @teacher_required
 def unlock_kid(class_id: int, kid_id: int):
     group, kid = class_kid_or_404(class_id, kid_id)
-    kid.failed_logins, kid.locked_until = 0, None
+    picture_lock.unlock(kid)
     db.session.commit()
     flash(_("%(name)s can sign in again.", name=kid.name), "ok")
     return to_class_page(group)
