@@ -21,7 +21,7 @@ from datetime import timedelta
 
 import sqlalchemy as sa
 from flask import current_app, request
-from limits import RateLimitItemPerMinute
+from limits import RateLimitItemPerSecond
 from limits.storage import Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
@@ -40,14 +40,18 @@ def _store() -> Storage:
     return ext["teach.counters"]
 
 
-def _device_window() -> RateLimitItemPerMinute:
+def _device_window() -> RateLimitItemPerSecond:
     cfg = current_app.config
-    return RateLimitItemPerMinute(cfg["KID_LOCK_AFTER"], cfg["KID_LOCK_MINUTES"], namespace="teach/picture-tries")
+    return RateLimitItemPerSecond(cfg["KID_LOCK_AFTER"], max(1, round(cfg["KID_LOCK_MINUTES"] * 60)),
+                                  namespace=cfg.get("RATELIMIT_KEY_PREFIX", "") + "teach/picture-tries")
+
+
+def _epoch_key(kid_id: int) -> str:
+    return current_app.config.get("RATELIMIT_KEY_PREFIX", "") + _EPOCH.format(kid=kid_id)
 
 
 def _device(kid_id: int) -> tuple[str, str, str]:
-    epoch = _store().get(_EPOCH.format(kid=kid_id))
-    return request.remote_addr or "-", str(kid_id), str(epoch)
+    return request.remote_addr or "-", str(kid_id), str(_store().get(_epoch_key(kid_id)))
 
 
 def reserve(kid: User) -> bool:
@@ -101,4 +105,4 @@ def unlock(kid: User) -> None:
     """A teacher or parent lifts the rest: the kid's count and every device's start again (commit is the
     caller's)."""
     kid.failed_logins, kid.locked_until = 0, None
-    _store().incr(_EPOCH.format(kid=kid.id), 7 * 24 * 3600)
+    _store().incr(_epoch_key(kid.id), 7 * 24 * 3600)
