@@ -36,6 +36,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         # a CSRF token lives as long as the session: a kid who leaves a puzzle open for an hour can still play
         WTF_CSRF_TIME_LIMIT=None,
         RATELIMIT_STORAGE_URI="memory://",
+        # said for every app: the limiter is one object, and would otherwise keep the last app's setting
+        RATELIMIT_ENABLED=True,
         RATELIMIT_HEADERS_ENABLED=True,
         BABEL_DEFAULT_LOCALE="zh_Hans_CN",
         BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE / "translations"),
