@@ -523,3 +523,84 @@ def test_the_avatar_grid_lists_the_class_in_name_order_whatever_the_capitals(dem
     page = client.get("/kids/CAT234").get_data(as_text=True)
     names = re.findall(r"\b([Kk]id0\d)\b", page)
     assert names == sorted(set(names), key=str.lower) and len(set(names)) == 4
+
+
+# ---------------------------------------------------------------------- answers keep only what the judge reads
+STUFFED = "x" * 400_000  # under the request size limit, far over anything an answer needs
+
+
+def _attempts(app, step: int) -> list:
+    with app.app_context():
+        return db.session.scalars(sa.select(Attempt).where(Attempt.step == step).order_by(Attempt.id)).all()
+
+
+def _to_the_quiz(client):
+    kid_login(client)
+    client.get("/learn/web-first")
+    client.post("/learn/web-first/0/next")
+    assert client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": None, "ply": 0}).status_code == 200
+
+
+@pytest.mark.parametrize("body", [
+    {"points": ["D5", "F5", "E4"], "note": STUFFED},  # the right answer with a stowaway
+    {"points": ["D5", "F5", STUFFED]},
+    {"points": ["D5"] * 1000},
+    {"points": [["D5"]]},
+    {"points": "D5"},
+    {"points": ["Z99"]},
+    {"points": ["D5"], "yes": True},
+    {"yes": True},  # another kind of quiz's field
+    {"number": 1e308},
+    {},
+])
+def test_a_quiz_answer_other_than_the_page_sends_is_refused_and_not_stored(demo, app, client, body):
+    _to_the_quiz(client)
+    r = client.post("/learn/web-first/2/answer", json=body, headers={"Accept-Language": "en"})
+    assert r.status_code == 400 and r.get_json()["result"] == "error" and "reload" in r.get_json()["message"]
+    assert _attempts(app, 2) == []
+
+
+def test_a_quiz_answer_is_stored_as_the_judge_read_it(demo, app, client):
+    _to_the_quiz(client)
+    assert client.post("/learn/web-first/2/answer", json={"points": ["e4", " D5", "F5", "F5"]}).get_json()[
+        "result"] == "correct"
+    (attempt,) = _attempts(app, 2)
+    assert attempt.moves == [{"answer": {"points": ["D5", "E4", "F5"]}, "verdict": "correct"}]
+
+
+@pytest.mark.parametrize("body", [
+    {"move": "E4", "attempt": None, "ply": 0, "note": STUFFED},
+    {"move": "E4", "attempt": True, "ply": 0},
+    {"move": "E4", "attempt": "1", "ply": 0},
+    {"move": "E4", "attempt": 0, "ply": 0},
+    {"move": "E4", "attempt": None, "ply": -1},
+    {"move": "E4", "attempt": None, "ply": 10**6},
+    {"move": "E4", "attempt": None, "ply": 1.5},
+])
+def test_a_move_other_than_the_page_sends_is_refused_and_not_stored(demo, app, client, body):
+    kid_login(client)
+    client.get("/learn/web-first")
+    client.post("/learn/web-first/0/next")
+    r = client.post("/learn/web-first/1/move", json=body, headers={"Accept-Language": "en"})
+    assert r.status_code == 400 and r.get_json()["result"] == "error" and r.get_json()["message"]
+    assert _attempts(app, 1) == []
+
+
+def test_practice_answers_keep_only_their_field_too(demo, app, client):
+    kid_login(client)
+    base = "/practice/liberties/1/5/0"
+    assert client.get(base).status_code == 200
+    r = client.post(f"{base}/answer", json={"points": ["G3"], "note": STUFFED})
+    assert r.status_code == 400 and r.get_json()["result"] == "error"
+    r = client.post(f"{base}/answer", json={"points": ["G3", "F4", "H4", "H5", "G6"]})
+    assert r.get_json()["result"] == "correct"
+    (attempt,) = _attempts(app, 0)
+    assert attempt.moves == [{"answer": {"points": ["F4", "G3", "G6", "H4", "H5"]}, "verdict": "correct"}]
+
+
+def test_a_ten_megabyte_answer_is_refused_at_the_door(demo, app, client):
+    _to_the_quiz(client)
+    r = client.post("/learn/web-first/2/answer", data=b'{"points": ["' + b"x" * 10_000_000 + b'"]}',
+                    content_type="application/json", headers={"Accept": "application/json"})
+    assert r.status_code == 413 and r.get_json()["message"]
+    assert _attempts(app, 2) == []

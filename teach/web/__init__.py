@@ -36,6 +36,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         # a CSRF token lives as long as the session: a kid who leaves a puzzle open for an hour can still play
         WTF_CSRF_TIME_LIMIT=None,
         RATELIMIT_STORAGE_URI="memory://",
+        # said for every app: the limiter is one object, and would otherwise keep the last app's setting
+        RATELIMIT_ENABLED=True,
         RATELIMIT_HEADERS_ENABLED=True,
         BABEL_DEFAULT_LOCALE="zh_Hans_CN",
         BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE / "translations"),
@@ -47,8 +49,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=1024 * 1024,
         MAX_FORM_MEMORY_SIZE=256 * 1024,  # one text field (a pasted class list is a few KiB)
         MAX_FORM_PARTS=500,  # fields and files in one form (the homework form has one box per kid)
-        KID_LOCK_AFTER=5,  # wrong picture passwords in a row before a kid's picture login locks
+        KID_LOCK_AFTER=5,  # picture tries from one device (address) before it rests for KID_LOCK_MINUTES
         KID_LOCK_MINUTES=15,
+        KID_LOCK_CEILING=20,  # wrong tries from all devices together before the kid's login rests everywhere
+        KID_CEILING_HOURS=24,  # ... for this long, or until a teacher or parent unlocks it
         PREWARM_JUDGES=False,  # solve every lesson puzzle at start (with gunicorn --preload: once for all workers)
     )
     app.config.from_pyfile("config.py", silent=True)

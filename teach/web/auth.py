@@ -1,15 +1,19 @@
 """Signing in: teachers and parents with email and password; kids with a code, their avatar and a picture password.
 
-Every sign-in form is rate limited. A kid's picture login locks after repeated wrong tries (a teacher can unlock
-it); the lock is per kid, so one kid's mistakes never lock out the class.
+Every sign-in, sign-up and code route is rate limited (``signin_limits``). A kid's picture login rests after
+repeated wrong tries (``picture_lock``); the rest is per kid, so one kid's mistakes never lock out the class, and
+per device first, so a stranger's guesses do not lock a kid out of the class tablet.
+
+Sign-in and sign-up do the same work whether or not an email has an account, and say the same to a stranger, so
+neither the answer nor its time tells which emails are known.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+from functools import cache
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import login_required, login_user, logout_user
@@ -17,23 +21,23 @@ from flask_wtf import FlaskForm
 from wtforms import EmailField, HiddenField, PasswordField, RadioField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Email, EqualTo, Length, Regexp
+from werkzeug.security import check_password_hash, generate_password_hash
 
-from teach.models import AVATARS, PASSWORD_PICTURES, Group, Membership, User, utcnow
-from teach.web import classroom
-from teach.web.extensions import db, limiter
+from teach.models import AVATARS, PASSWORD_PICTURES, Group, Membership, User
+from teach.web import classroom, picture_lock
+from teach.web import signin_limits as limits
+from teach.web.extensions import db
 from teach.web.safety import safe_next
 
 bp = Blueprint("auth", __name__)
 PICTURE_COUNT = 3  # pictures in a kid's password
 
-LOGIN_LIMIT = "10 per minute;100 per hour"
-# a whole class signs in from one school address: the code page allows a class's worth per minute, and the
-# picture pad is limited per kid (the per-kid lock stops guessing; this stops hammering)
-CODE_LIMIT = "120 per minute"
 
-
-def _address_and_kid() -> str:
-    return f"{request.remote_addr}/{request.view_args.get('kid_id') if request.view_args else ''}"
+@cache
+def _stand_in_hash() -> str:
+    """A password hash made the way real ones are, checked when an email has no account: sign-in then costs the
+    same hash either way."""
+    return generate_password_hash("no account has this password")
 
 
 class LoginForm(FlaskForm):
@@ -64,13 +68,20 @@ def normalise_code(code: str) -> str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(LOGIN_LIMIT, methods=["POST"])
+@limits.pages
+@limits.login_posts
+@limits.login_failures
 def login():
     form = LoginForm()
     if form.validate_on_submit():
         user = db.session.scalar(sa.select(User).where(User.email == form.email.data.strip().lower(),
                                                        User.role != "kid", User.archived.is_(False)))
-        if user is None or not user.check_password(form.password.data):
+        if user is None or not user.password_hash:
+            check_password_hash(_stand_in_hash(), form.password.data)  # the same work as a known email
+            right = False
+        else:
+            right = user.check_password(form.password.data)
+        if not right:
             form.password.errors.append(_("That email and password do not match."))
         else:
             login_user(user)
@@ -78,23 +89,31 @@ def login():
     return render_template("auth/login.html", form=form)
 
 
+def _signup_refused(form: SignupForm) -> None:
+    """The one answer for an email that already has an account, or a sign-up that cannot be made: it neither
+    says nor hints that the email is known (it names no field, and the work done is the same)."""
+    form.form_errors.append(_("We could not make this account. If there is already an account with this email, "
+                              "sign in instead; if not, check the details and try again."))
+
+
 @bp.route("/signup", methods=["GET", "POST"])
-@limiter.limit(LOGIN_LIMIT, methods=["POST"])
+@limits.pages
+@limits.signups
 def signup():
     form = SignupForm()
     if form.validate_on_submit():
         email = form.email.data.strip().lower()
+        user = User(role=form.role.data, name=form.name.data.strip(), email=email)
+        user.set_password(form.password.data)  # before the look-up: a taken email costs the same hash
         if db.session.scalar(sa.select(User.id).where(User.email == email)) is not None:
-            form.email.errors.append(_("There is already an account with this email. Sign in instead."))
+            _signup_refused(form)
         else:
-            user = User(role=form.role.data, name=form.name.data.strip(), email=email)
-            user.set_password(form.password.data)
             db.session.add(user)
             try:
                 db.session.commit()
             except sa.exc.IntegrityError:  # the same form sent twice at once
                 db.session.rollback()
-                form.email.errors.append(_("There is already an account with this email. Sign in instead."))
+                _signup_refused(form)
             else:
                 login_user(user)
                 return redirect(url_for("main.home"))
@@ -115,27 +134,34 @@ def logout():
 
 # ---------------------------------------------------------------------- kids
 @bp.route("/kids", methods=["GET", "POST"])
-@limiter.limit(CODE_LIMIT, methods=["POST"])
+@limits.code_form
+@limits.code_misses
 def kid_code():
     form = CodeForm()
     if form.validate_on_submit():
         code = normalise_code(form.code.data)
         group = db.session.scalar(sa.select(Group).where(Group.code == code, Group.archived.is_(False)))
         if group is None:
+            limits.note_code_miss()
             form.code.errors.append(_("We do not know this code. Ask your teacher or parent."))
         else:
             return redirect(url_for("auth.kid_avatars", code=group.code))
+    elif request.method == "POST":
+        limits.note_code_miss()  # not even a code: it costs a miss like a wrong one
     return render_template("auth/kid_code.html", form=form)
 
 
 def _group_or_404(code: str) -> Group:
-    group = db.session.scalar(sa.select(Group).where(Group.code == normalise_code(code), Group.archived.is_(False)))
+    group = db.session.scalar(sa.select(Group).where(Group.code == normalise_code(code)[:12],
+                                                     Group.archived.is_(False)))
     if group is None:
-        abort(404)
+        abort(404)  # a 404 on a code route costs the address one miss
     return group
 
 
 @bp.get("/kids/<code>")
+@limits.class_pages
+@limits.code_misses
 def kid_avatars(code: str):
     group = _group_or_404(code)
     # one query whatever the class size; a kid looks for a name whatever its capitals
@@ -144,7 +170,9 @@ def kid_avatars(code: str):
 
 
 @bp.route("/kids/<code>/<int:kid_id>", methods=["GET", "POST"])
-@limiter.limit("20 per minute", methods=["POST"], key_func=_address_and_kid)
+@limits.class_pages
+@limits.code_misses
+@limits.picture_tries
 def kid_pictures(code: str, kid_id: int):
     group = _group_or_404(code)
     kid = db.session.scalar(sa.select(User).join(Membership).where(
@@ -153,24 +181,20 @@ def kid_pictures(code: str, kid_id: int):
         abort(404)
     form = PicturesForm()
     message = None
-    if kid.locked():
-        message = _("Your picture password is resting. Ask your teacher or parent to help you.")
-    elif form.validate_on_submit():
+    resting = _("Your picture password is resting. Ask your teacher or parent to help you.")
+    if form.validate_on_submit():
         pictures = [p for p in form.pictures.data.split(",") if p]
-        if len(pictures) == PICTURE_COUNT and all(p in PASSWORD_PICTURES for p in pictures) \
+        # the try is reserved (and counted) before the pictures are looked at: a burst gets no extra checks
+        if not picture_lock.reserve(kid):
+            message = resting
+        elif len(pictures) == PICTURE_COUNT and all(p in PASSWORD_PICTURES for p in pictures) \
                 and kid.check_pictures(pictures):
-            kid.failed_logins = 0
-            kid.locked_until = None
-            db.session.commit()
+            picture_lock.signed_in(kid)
             login_user(kid)
             return redirect(url_for("kid.lesson_map"))
-        kid.failed_logins += 1
-        if kid.failed_logins >= current_app.config["KID_LOCK_AFTER"]:
-            kid.locked_until = utcnow() + timedelta(minutes=current_app.config["KID_LOCK_MINUTES"])
-            kid.failed_logins = 0
-            message = _("Your picture password is resting. Ask your teacher or parent to help you.")
         else:
-            message = _("Not quite. Try again!")
-        db.session.commit()
+            message = resting if picture_lock.resting(kid) else _("Not quite. Try again!")
+    elif picture_lock.resting(kid):
+        message = resting
     return render_template("auth/kid_pictures.html", group=group, kid=kid, form=form, message=message,
                            pictures=PASSWORD_PICTURES, count=PICTURE_COUNT, avatars=AVATARS)

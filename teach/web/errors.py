@@ -38,6 +38,16 @@ def render_error(code: int, message: str | None = None):
     return render_template("error.html", code=code, message=message), code
 
 
+def too_many_tries():
+    """A rate limit was reached: a page a kid understands (a resting turtle, a short sentence), in their
+    language; the limiter adds Retry-After."""
+    from teach.web import select_locale
+
+    if "lang" not in g:
+        g.lang = "zh" if select_locale().startswith("zh") else "en"
+    return render_template("errors/429.html"), 429
+
+
 def _number_too_big(e: Exception) -> bool:
     """An integer the database cannot hold, sent in a form, a query or a JSON body: the driver says so with
     OverflowError (SQLite) or a data error (PostgreSQL's numeric out of range)."""
@@ -54,6 +64,8 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):
+        if e.code == 429 and not _wants_json():
+            return too_many_tries()
         return render_error(e.code or 500)
 
     @app.errorhandler(Exception)

@@ -17,7 +17,7 @@ from teach.web import classroom, content, messages, milestones
 from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.extensions import db
-from teach.web.moves import json_body, judge_move, new_milestones, quiz_right
+from teach.web.moves import json_body, judge_move, new_milestones, quiz_answer, quiz_right, refused
 from teach.web.pictures import glyph
 
 bp = Blueprint("kid", __name__, url_prefix="/learn")
@@ -232,10 +232,10 @@ def answer(lesson_id: str, step: int):
     """A quiz answer: {"points": [...]} for tap quizzes, {"choice": i}, {"yes": bool} or {"number": n}."""
     lesson = _open_lesson_or_404(lesson_id)
     quiz = _step_or_404(lesson, step, ("quiz",))
-    data = json_body()
+    data = quiz_answer(quiz, json_body())  # only the answer's own field, bounded, is stored
+    if data is None:
+        return refused()
     right = quiz_right(quiz, data)
-    if right is None:
-        return jsonify(result="illegal", message=messages.illegal("off-board")), 400
     progress = _progress_for(lesson)
     attempt = Attempt(kid_id=current_user.id, lesson_id=lesson.id, step=step,
                       moves=[{"answer": data, "verdict": "correct" if right else "wrong"}],

@@ -7,13 +7,25 @@ from __future__ import annotations
 from flask import abort, g, jsonify, request, session
 from flask_login import current_user
 
+from flask_babel import gettext as _
+
 from teach.go import Game, IllegalMove
+from teach.go.coords import point_names
 from teach.go.judge import GoalError
 from teach.models import Attempt, utcnow
 from teach.web import content, messages, milestones
 from teach.web.board import replay, rows_after
 from teach.web.extensions import db
 from teach.web.pictures import glyph
+from teach.web.security import ID_MAX
+
+# what a kid page may send, and nothing else: the attempt keeps only what the judge read, each field bounded,
+# so a body stuffed with extra data is refused instead of stored (and exported, and shown to teachers)
+MOVE_FIELDS = frozenset({"move", "attempt", "ply"})
+ANSWER_FIELDS = frozenset({"points", "yes", "choice", "number"})
+MAX_PLY = 2 * 19 * 19  # more moves than a puzzle line can have
+MAX_CHOICE = 99  # a multiple-choice quiz has a handful of choices
+MAX_NUMBER = 10_000  # counting quizzes count stones and points of one board
 
 
 def json_body() -> dict:
@@ -22,10 +34,23 @@ def json_body() -> dict:
     return data if isinstance(data, dict) else {}
 
 
+def refused():
+    """The answer to a body that is not what the page sends: a 400 with words the board shows to the kid."""
+    message = _("That did not work. Please reload the page and try again.")
+    return jsonify(result="error", reason="bad-request", message=message), 400
+
+
+def _small_int(value, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
 def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=None):
     """The move contract of every puzzle page (lessons and practice): judge the kid's move in the line on record,
     store it in the attempt under ``key``/``step``, and answer with both boards and the kid-language message.
     ``solved()`` returns what the page needs next; ``failed()`` notes a mistake."""
+    if not data.keys() <= MOVE_FIELDS or not (data.get("attempt") is None or _small_int(data["attempt"], 1, ID_MAX)) \
+            or not (data.get("ply") is None or _small_int(data["ply"], 0, MAX_PLY)):
+        return refused()
     point = data.get("move")
     start = puzzle.start()
     if not _on_board(start, point):
@@ -34,7 +59,7 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
     attempt = _open_attempt(key, step, data.get("attempt"))
     played = [m for entry in attempt.moves for m in (entry["move"], entry.get("reply")) if m] if attempt else []
     ply = data.get("ply")
-    if attempt is not None and isinstance(ply, int) and ply != len(played):
+    if attempt is not None and ply is not None and ply != len(played):
         # the same tap sent twice, or a second tab: answer with what is already on record
         return jsonify(result="stale", attempt=attempt.id, rows=rows_after(start, played), ply=len(played),
                        message=messages.stale()), 409
@@ -87,8 +112,6 @@ def _on_board(game: Game, point) -> bool:
 def _open_attempt(key: str, step: int, attempt_id) -> Attempt | None:
     if attempt_id is None:
         return None
-    if not isinstance(attempt_id, int):
-        abort(404)
     attempt = db.session.get(Attempt, attempt_id)
     if attempt is None or attempt.kid_id != current_user.id or attempt.lesson_id != key \
             or attempt.step != step or attempt.result != "open":
@@ -109,31 +132,51 @@ def _rows_after_move_and_reply(start: Game, moves: list[str], reply: str | None)
     return after_move, game.board_rows()
 
 
-def quiz_right(quiz, data: dict) -> bool | None:
-    """Whether a quiz answer is right: {"points": [...]} for tap quizzes, {"choice": i}, {"yes": bool} or
-    {"number": n}; None for a body that is no answer to this quiz."""
+def quiz_answer(quiz, data: dict) -> dict | None:
+    """The one field of a quiz answer this quiz asks for, checked and normalised as it is stored:
+    {"points": [...]} (points of the board, each once, sorted) for tap quizzes, {"yes": bool}, {"choice": "black"
+    or "white"} or {"choice": i}, {"number": n}; None for a body that is no answer to this quiz."""
+    if len(data) != 1 or not data.keys() <= ANSWER_FIELDS:
+        return None
     ask = quiz.ask
     if ask in ("liberties", "forbidden", "tap", "atari"):
         points = data.get("points")
-        if not isinstance(points, list) or not all(isinstance(p, str) for p in points) or len(points) > 400:
+        names = set(point_names(quiz.position.size)) if quiz.position is not None else set()
+        if not isinstance(points, list) or len(points) > len(names) \
+                or not all(isinstance(p, str) and len(p) <= 4 and p.strip().upper() in names for p in points):
             return None
-        chosen = {p.strip().upper() for p in points}
+        return {"points": sorted({p.strip().upper() for p in points})}
+    if ask == "legal":
+        yes = data.get("yes")
+        return {"yes": yes} if isinstance(yes, bool) else None
+    if ask == "winner":
+        who = data.get("choice")
+        return {"choice": who} if who in ("black", "white") else None
+    if ask == "count":
+        n = data.get("number")
+        if isinstance(n, float) and n.is_integer():
+            n = int(n)
+        return {"number": n} if _small_int(n, -MAX_NUMBER, MAX_NUMBER) or (
+            isinstance(n, float) and abs(n) <= MAX_NUMBER) else None
+    if ask == "choice":
+        i = data.get("choice")
+        return {"choice": i} if _small_int(i, 0, MAX_CHOICE) else None
+    return None
+
+
+def quiz_right(quiz, answer: dict) -> bool:
+    """Whether a quiz answer (as ``quiz_answer`` returned it) is right."""
+    ask = quiz.ask
+    if ask in ("liberties", "forbidden", "tap", "atari"):
+        chosen = set(answer["points"])
         if ask == "atari":
             return len(chosen) == 1 and chosen <= set(quiz.answers)
         return chosen == set(quiz.answers)
     if ask == "legal":
-        yes = data.get("yes")
-        return None if not isinstance(yes, bool) else yes == bool(quiz.answer)
-    if ask == "winner":
-        who = data.get("choice")
-        return None if who not in ("black", "white") else who == quiz.answer
+        return answer["yes"] == bool(quiz.answer)
     if ask == "count":
-        n = data.get("number")
-        return None if not isinstance(n, (int, float)) or isinstance(n, bool) else float(n) == float(quiz.answer)
-    if ask == "choice":
-        i = data.get("choice")
-        return None if not isinstance(i, int) or isinstance(i, bool) else i == quiz.answer
-    return None
+        return float(answer["number"]) == float(quiz.answer)
+    return answer["choice"] == quiz.answer
 
 
 def new_milestones(answer: milestones.Answer) -> list[dict]:

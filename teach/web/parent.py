@@ -17,7 +17,7 @@ from flask_login import current_user
 
 from teach.lessons.practice import drill_names
 from teach.models import Attempt, Group, Membership, ParentLink, StickerAward, User, utcnow
-from teach.web import classroom, content, links
+from teach.web import classroom, content, links, picture_lock
 from teach.web.access import parent_required
 from teach.web.extensions import db, limiter
 
@@ -198,7 +198,7 @@ def reset_pictures(kid_id: int):
         return redirect(url_for("parent.kid_page", kid_id=kid.id))
     pictures = classroom.new_pictures()
     kid.set_pictures(pictures)
-    kid.failed_logins, kid.locked_until = 0, None
+    picture_lock.unlock(kid)
     db.session.commit()
     return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)], fresh=True)
 

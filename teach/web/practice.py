@@ -20,7 +20,7 @@ from teach.web import messages, milestones
 from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.extensions import db
-from teach.web.moves import json_body, judge_move, new_milestones, quiz_right
+from teach.web.moves import json_body, judge_move, new_milestones, quiz_answer, quiz_right, refused
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
 
@@ -100,10 +100,10 @@ def move(drill: str, level: int, seed: int, step: int):
 @kid_required
 def answer(drill: str, level: int, seed: int, step: int):
     s = _step_or_404(drill, level, seed, step, "quiz")
-    data = json_body()
+    data = quiz_answer(s, json_body())  # only the answer's own field, bounded, is stored
+    if data is None:
+        return refused()
     right = quiz_right(s, data)
-    if right is None:
-        return jsonify(result="illegal", message=messages.illegal("off-board")), 400
     key = str(PracticeKey(drill, level, seed))
     db.session.add(Attempt(kid_id=current_user.id, lesson_id=key, step=step,
                            moves=[{"answer": data, "verdict": "correct" if right else "wrong"}],

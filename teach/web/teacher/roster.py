@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from teach.models import Membership, ParentLink
-from teach.web import classroom, links
+from teach.web import classroom, links, picture_lock
 from teach.web.access import teacher_required
 from teach.web.extensions import db
 
@@ -54,7 +54,7 @@ def reset_pictures(class_id: int, kid_id: int):
     group, kid = class_kid_or_404(class_id, kid_id)
     pictures = classroom.new_pictures()
     kid.set_pictures(pictures)
-    kid.failed_logins, kid.locked_until = 0, None
+    picture_lock.unlock(kid)
     db.session.commit()
     return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)], fresh=True)
 
@@ -63,7 +63,7 @@ def reset_pictures(class_id: int, kid_id: int):
 @teacher_required
 def unlock_kid(class_id: int, kid_id: int):
     group, kid = class_kid_or_404(class_id, kid_id)
-    kid.failed_logins, kid.locked_until = 0, None
+    picture_lock.unlock(kid)
     db.session.commit()
     flash(_("%(name)s can sign in again.", name=kid.name), "ok")
     return to_class_page(group)
