@@ -1,10 +1,4 @@
-"""assignments and teachers' own lessons
-
-Revision ID: 8b5d0849ff83
-Revises: 990cb0e7d7df
-Create Date: 2026-11-29 16:27:21.814207
-
-"""
+"""assignments and teachers' own lessons"""
 from alembic import op
 import sqlalchemy as sa
 

@@ -1,10 +1,4 @@
-"""accounts, classes and families, lesson progress, attempts and stickers
-
-Revision ID: 990cb0e7d7df
-Revises: 
-Create Date: 2026-11-29 16:11:21.556578
-
-"""
+"""accounts, classes and families, lesson progress, attempts and stickers"""
 from alembic import op
 import sqlalchemy as sa
 

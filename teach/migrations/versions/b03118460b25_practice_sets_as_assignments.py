@@ -1,10 +1,4 @@
-"""practice sets as assignments: a teacher hands a class one practice set (topic, level, seed)
-
-Revision ID: b03118460b25
-Revises: 8b5d0849ff83
-Create Date: 2026-11-29 17:51:08.218555
-
-"""
+"""practice sets as assignments: a teacher hands a class one practice set (topic, level, seed)"""
 from alembic import op
 import sqlalchemy as sa
 

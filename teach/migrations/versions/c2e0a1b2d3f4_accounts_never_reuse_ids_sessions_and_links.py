@@ -2,10 +2,6 @@
 consent, link and teacher invitations; the tables "user" and "group" (SQL reserved words) become account and
 kid_group
 
-Revision ID: c2e0a1b2d3f4
-Revises: b03118460b25
-Create Date: 2026-12-01 11:40:00
-
 Every existing account gets its own random session secret, so every session signed before the upgrade (it names
 the account by id alone) is refused once, and each person signs in again. Existing parent links stay approved
 (their teachers now see them and can remove them); old signed link codes no longer work.

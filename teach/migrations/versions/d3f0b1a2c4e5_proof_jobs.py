@@ -1,10 +1,4 @@
-"""proof jobs: a teacher's upload is proven outside the request, with one deadline, from a per-teacher queue
-
-Revision ID: d3f0b1a2c4e5
-Revises: b03118460b25
-Create Date: 2026-12-01 11:40:00.000000
-
-"""
+"""proof jobs: a teacher's upload is proven outside the request, with one deadline, from a per-teacher queue"""
 from alembic import op
 import sqlalchemy as sa
 
