@@ -23,7 +23,8 @@ from urllib.request import HTTPCookieProcessor, HTTPRedirectHandler, Request, bu
 import pytest
 import sqlalchemy as sa
 from werkzeug.middleware.proxy_fix import ProxyFix
-from werkzeug.serving import make_server
+
+from browser_support import serving as live_server
 
 from teach.models import Group, Membership, User
 from teach.web.extensions import db
@@ -73,14 +74,8 @@ class Browser:
 def serving(app):
     """The app behind one trusted proxy (so each Browser has its own address), on a real threaded server."""
     app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join()
+    with live_server(app) as base:
+        yield base
 
 
 @pytest.fixture
