@@ -144,18 +144,25 @@ def test_a_teacher_cannot_touch_another_class(demo, client):
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Assignment)) == assignments
 
 
-def test_a_second_teacher_joins_the_class_only_by_accepting_the_invitation(demo, client):
+def _invite_mr_zhao(demo, client):
+    """Mr Zhao signs up as a teacher and the demo teacher invites him to the demo class: (his client, the class,
+    the invitation)."""
     other = demo.test_client()
     other.post("/signup", data={"role": "teacher", "name": "Mr Zhao", "email": "zhao@example.com",
                                 "password": "12345678", "confirm": "12345678"})
     teacher_login(client)
     class_id = demo_class(demo)
     client.post(f"/teach/classes/{class_id}/teachers", data={"email": "zhao@example.com"})
-    assert other.get(f"/teach/classes/{class_id}").status_code == 404  # invited, not a teacher of it yet
     with demo.app_context():
         from teach.models import TeacherInvitation
 
         invitation = db.session.scalar(sa.select(TeacherInvitation.id))
+    return other, class_id, invitation
+
+
+def test_a_second_teacher_joins_the_class_only_by_accepting_the_invitation(demo, client):
+    other, class_id, invitation = _invite_mr_zhao(demo, client)
+    assert other.get(f"/teach/classes/{class_id}").status_code == 404  # invited, not a teacher of it yet
     assert "小老鼠班" in other.get("/teach/").get_data(as_text=True)
     assert client.post(f"/teach/invitations/{invitation}/accept").status_code == 404  # not the inviter's to take
     other.post(f"/teach/invitations/{invitation}/accept")
@@ -163,16 +170,7 @@ def test_a_second_teacher_joins_the_class_only_by_accepting_the_invitation(demo,
 
 
 def test_a_declined_invitation_makes_no_member(demo, client):
-    other = demo.test_client()
-    other.post("/signup", data={"role": "teacher", "name": "Mr Zhao", "email": "zhao@example.com",
-                                "password": "12345678", "confirm": "12345678"})
-    teacher_login(client)
-    class_id = demo_class(demo)
-    client.post(f"/teach/classes/{class_id}/teachers", data={"email": "zhao@example.com"})
-    with demo.app_context():
-        from teach.models import TeacherInvitation
-
-        invitation = db.session.scalar(sa.select(TeacherInvitation.id))
+    other, class_id, invitation = _invite_mr_zhao(demo, client)
     other.post(f"/teach/invitations/{invitation}/decline")
     assert other.get(f"/teach/classes/{class_id}").status_code == 404
     assert other.post(f"/teach/invitations/{invitation}/accept").status_code == 404
