@@ -196,9 +196,7 @@ def reset_pictures(kid_id: int):
     if group is None:
         flash(_("%(name)s is in no class or family, so there is no code to sign in with.", name=kid.name), "error")
         return redirect(url_for("parent.kid_page", kid_id=kid.id))
-    pictures = classroom.new_pictures()
-    kid.set_pictures(pictures)
-    picture_lock.unlock(kid)
+    pictures = picture_lock.new_password(kid)
     db.session.commit()
     return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)], fresh=True)
 

@@ -26,6 +26,7 @@ from limits.storage import Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
 from teach.models import User, utcnow
+from teach.web.classroom import new_pictures
 from teach.web.extensions import db
 
 _EPOCH = "teach/picture-epoch/{kid}"  # bumped by an unlock: every device's count starts again
@@ -106,3 +107,12 @@ def unlock(kid: User) -> None:
     caller's)."""
     kid.failed_logins, kid.locked_until = 0, None
     _store().incr(_epoch_key(kid.id), 7 * 24 * 3600)
+
+
+def new_password(kid: User) -> list[str]:
+    """A fresh picture password for a kid who forgot theirs (to show once on a card); the lock goes with the old
+    one (commit is the caller's)."""
+    pictures = new_pictures()
+    kid.set_pictures(pictures)
+    unlock(kid)
+    return pictures

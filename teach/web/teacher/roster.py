@@ -52,9 +52,7 @@ def cards(class_id: int):
 @teacher_required
 def reset_pictures(class_id: int, kid_id: int):
     group, kid = class_kid_or_404(class_id, kid_id)
-    pictures = classroom.new_pictures()
-    kid.set_pictures(pictures)
-    picture_lock.unlock(kid)
+    pictures = picture_lock.new_password(kid)
     db.session.commit()
     return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)], fresh=True)
 
