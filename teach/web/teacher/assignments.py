@@ -17,7 +17,7 @@ from teach.web.extensions import db
 
 from . import bp
 from .forms import AssignForm
-from .scope import class_or_404, to_class_page
+from .scope import class_or_404, remove_from_class, to_class_page
 
 
 @bp.post("/classes/<int:class_id>/assignments")
@@ -82,10 +82,4 @@ def _practice_choice(what: str, raw_seed: str):
 @bp.post("/classes/<int:class_id>/assignments/<int:assignment_id>/delete")
 @teacher_required
 def unassign(class_id: int, assignment_id: int):
-    group = class_or_404(class_id)
-    a = db.session.get(Assignment, assignment_id)
-    if a is None or a.group_id != group.id:
-        abort(404)
-    db.session.delete(a)
-    db.session.commit()
-    return to_class_page(group)
+    return remove_from_class(Assignment, assignment_id, class_id)

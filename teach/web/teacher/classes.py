@@ -18,7 +18,7 @@ from teach.web.extensions import db
 
 from . import bp
 from .forms import ArchiveForm, ClassNameForm, TeacherEmailForm, first_error
-from .scope import class_or_404, my_classes, to_class_page
+from .scope import class_or_404, my_classes, remove_from_class, to_class_page
 
 
 @bp.get("/")
@@ -142,13 +142,7 @@ def add_teacher(class_id: int):
 @bp.post("/classes/<int:class_id>/teachers/invitations/<int:invitation_id>/withdraw")
 @teacher_required
 def withdraw_teacher_invitation(class_id: int, invitation_id: int):
-    group = class_or_404(class_id)
-    invitation = db.session.get(TeacherInvitation, invitation_id)
-    if invitation is None or invitation.group_id != group.id:
-        abort(404)
-    db.session.delete(invitation)
-    db.session.commit()
-    return to_class_page(group)
+    return remove_from_class(TeacherInvitation, invitation_id, class_id)
 
 
 def _my_invitation_or_404(invitation_id: int) -> TeacherInvitation:

@@ -35,6 +35,18 @@ def to_class_page(group: Group):
     return redirect(url_for("teacher.class_page", class_id=group.id))
 
 
+def remove_from_class(model, row_id: int, class_id: int):
+    """Take one row of a class away (an assignment, a teacher invitation) and go back to the class's page; a row of
+    another class is a 404."""
+    group = class_or_404(class_id)
+    row = db.session.get(model, row_id)
+    if row is None or row.group_id != group.id:
+        abort(404)
+    db.session.delete(row)
+    db.session.commit()
+    return to_class_page(group)
+
+
 def my_classes(archived: bool | None = None) -> list[Group]:
     q = sa.select(Group).join(Membership).where(Group.kind == "class", Membership.user_id == current_user.id,
                                                 Membership.role == "teacher").order_by(Group.name, Group.id)
