@@ -97,6 +97,12 @@ def create_family():
     return redirect(url_for("parent.home"))
 
 
+def _password_card(group: Group, kid: User, pictures: list[str]):
+    """Save the kid's new picture password and show it on a card to print: the only time anyone sees it."""
+    db.session.commit()
+    return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)], fresh=True)
+
+
 @bp.post("/families/<int:family_id>/kids")
 @parent_required
 def add_kid(family_id: int):
@@ -117,8 +123,7 @@ def add_kid(family_id: int):
         if m.role == "parent":
             db.session.add(ParentLink(parent_id=m.user_id, kid_id=kid.id, status="approved",
                                       approved_by=current_user.id, approved_at=utcnow()))
-    db.session.commit()
-    return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)], fresh=True)
+    return _password_card(group, kid, pictures)
 
 
 @bp.get("/kids/<int:kid_id>")
@@ -197,8 +202,7 @@ def reset_pictures(kid_id: int):
         flash(_("%(name)s is in no class or family, so there is no code to sign in with.", name=kid.name), "error")
         return redirect(url_for("parent.kid_page", kid_id=kid.id))
     pictures = picture_lock.new_password(kid)
-    db.session.commit()
-    return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)], fresh=True)
+    return _password_card(group, kid, pictures)
 
 
 # ---------------------------------------------------------------------- who follows the kid
