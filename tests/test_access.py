@@ -15,7 +15,7 @@ import pytest
 import sqlalchemy as sa
 
 from teach.models import (Assignment, Attempt, Group, LessonProgress, LinkInvitation, Membership, ParentLink,
-                          StickerAward, TeacherInvitation, TeacherLesson, User)
+                          ProofJob, StickerAward, TeacherInvitation, TeacherLesson, User)
 from teach.web.extensions import db
 
 ANON, KID, OTHER_KID, TEACHER, OTHER_TEACHER, PARENT, OTHER_PARENT = (
@@ -203,7 +203,11 @@ def build_world() -> dict:
                       moves=[{"move": "D4", "verdict": "wrong", "reason": "escapes", "reply": "E4"}])
     assignment = Assignment(group_id=klass.id, lesson_id="web-second", due_on=date.today())
     own = TeacherLesson(owner_id=teacher.id, lesson_id="my-own", filename="mine.yaml", source=OWN_LESSON)
-    db.session.add_all([own, attempt, assignment, LessonProgress(kid_id=kid.id, lesson_id="web-first", step=1),
+    # a finished proof of the teacher's own upload
+    job = ProofJob(owner_id=teacher.id, kind="lesson", filename="mine.yaml", source=OWN_LESSON,
+                   content_hash="0" * 64, status="done", result={"errors": [], "puzzles": 1, "problem": None,
+                                                                  "title": {"zh": "课", "en": "Lesson"}})
+    db.session.add_all([own, job, attempt, assignment, LessonProgress(kid_id=kid.id, lesson_id="web-first", step=1),
                         StickerAward(kid_id=kid.id, sticker_id="web-first-badge")])
     db.session.commit()
     # a session names an account by id and its session secret (User.get_id)
@@ -213,14 +217,14 @@ def build_world() -> dict:
             "args": {"kid": kid.id, "class": klass.id, "other_class": other_class.id, "family": family.id,
                      "attempt": attempt.id, "own_lesson": own.id, "assignment": assignment.id, "code": "CAT234",
                      "today": date.today().isoformat(), "pending_link": pending.id, "invitation": invitation.id,
-                     "teacher_invitation": invited.id}}
+                     "teacher_invitation": invited.id, "proof_job": job.id}}
 
 
 def snapshot() -> dict:
     """Every row the pages could change."""
     tables = {}
     for model in (User, Group, Membership, ParentLink, Assignment, Attempt, LessonProgress, StickerAward,
-                  TeacherLesson, LinkInvitation, TeacherInvitation):
+                  TeacherLesson, LinkInvitation, TeacherInvitation, ProofJob):
         rows = db.session.execute(sa.select(model.__table__)).all()
         tables[model.__tablename__] = sorted(tuple(str(v) for v in row) for row in rows)
     return tables
@@ -229,31 +233,6 @@ def snapshot() -> dict:
 # ---------------------------------------------------------------------- uploads being proven (proof jobs)
 # a teacher's own upload and its answer: only its owner sees it, every other teacher gets 404
 EXPECT[("teacher.proof_job", "GET")] = ({"job_id": "{proof_job}"}, None, teacher_only(200))
-_world_without_proof_jobs = build_world
-_snapshot_without_proof_jobs = snapshot
-
-
-def build_world() -> dict:  # noqa: F811 (the world above, with a finished proof job of the teacher's)
-    from teach.models import ProofJob
-
-    world = _world_without_proof_jobs()
-    teacher_id = db.session.scalar(sa.select(User.id).where(User.email == "teacher@example.com"))
-    job = ProofJob(owner_id=teacher_id, kind="lesson", filename="mine.yaml", source=OWN_LESSON,
-                   content_hash="0" * 64, status="done", result={"errors": [], "puzzles": 1, "problem": None,
-                                                                  "title": {"zh": "课", "en": "Lesson"}})
-    db.session.add(job)
-    db.session.commit()
-    world["args"]["proof_job"] = job.id
-    return world
-
-
-def snapshot() -> dict:  # noqa: F811
-    from teach.models import ProofJob
-
-    tables = _snapshot_without_proof_jobs()
-    tables["proof_job"] = sorted(tuple(str(v) for v in row)
-                                 for row in db.session.execute(sa.select(ProofJob.__table__)).all())
-    return tables
 
 
 def _fill(value, args):
