@@ -339,3 +339,83 @@ class ProofJob(db.Model):
     @property
     def pending(self) -> bool:
         return self.status in PENDING
+
+
+GAME_KINDS = ("capture", "full")  # the capture game (first to capture N stones) | a full game, counted at the end
+OPPONENTS = ("computer", "gnugo", "friend")  # the built-in bot | GNU Go | someone at the same tablet
+GAME_STATES = ("playing", "counting", "finished")
+
+
+class PlayedGame(db.Model):
+    """A game a kid played: against the computer (a level), or with a parent or sibling on the same tablet.
+
+    ``moves`` is the whole record (GTP points and ``pass``), replayed through the engine to rebuild the position;
+    ``ply`` is its length, and every change is written ``WHERE ply = <what the page saw>``, so the same tap from two
+    tabs, or sent twice, plays once. ``result`` is SGF's RE (``B+R``, ``W+3.5``, ``0``; ``B+C3`` for a capture
+    game won by three captures); ``dead`` the stones the players marked dead while counting."""
+
+    __tablename__ = "played_game"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(sa.String(10))
+    size: Mapped[int]
+    komi: Mapped[float]  # in points: 7.5 is 贴3¾子
+    handicap: Mapped[int] = mapped_column(default=0)
+    capture_goal: Mapped[int | None]  # the capture game's N (1, 3 or 5); None for a full game
+    kid_color: Mapped[str] = mapped_column(sa.String(5))  # black | white (pass and play: the kid's side)
+    opponent: Mapped[str] = mapped_column(sa.String(10))
+    level: Mapped[int | None]  # the computer's level
+    friend_name: Mapped[str | None] = mapped_column(sa.String(40))  # pass and play: who sat with the kid
+    seed: Mapped[int] = mapped_column(default=0)  # the computer's random choices replay from it
+    moves: Mapped[list] = mapped_column(sa.JSON, default=list)
+    ply: Mapped[int] = mapped_column(default=0)
+    state: Mapped[str] = mapped_column(sa.String(10), default="playing", index=True)
+    dead: Mapped[list] = mapped_column(sa.JSON, default=list)
+    result: Mapped[str | None] = mapped_column(sa.String(20))
+    winner: Mapped[str | None] = mapped_column(sa.String(5))  # black | white | None (a draw, or not over)
+    reviewed: Mapped[bool] = mapped_column(default=False)  # the review has looked for missed captures
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    finished_at: Mapped[datetime | None]
+
+    __table_args__ = (
+        sa.CheckConstraint("kind in ('capture', 'full')", name="kind"),
+        sa.CheckConstraint("opponent in ('computer', 'gnugo', 'friend')", name="opponent"),
+        sa.CheckConstraint("state in ('playing', 'counting', 'finished')", name="state"),
+        sa.CheckConstraint("kid_color in ('black', 'white')", name="kid_color"),
+        NEVER_REUSE_IDS,
+    )
+
+
+REVIEW_KINDS = ("missed-capture", "unsaved-atari", "self-atari")
+
+
+class MissedCapture(db.Model):
+    """A moment of a kid's game the review found (a capture not taken, stones in atari not saved, a self-atari),
+    kept as a retry puzzle on the game's position: ``black``/``white`` the stones, ``to_play`` the kid's colour,
+    ``goal`` capture or save and ``target`` the stones it is about, judged by the lesson puzzles' judge."""
+
+    __tablename__ = "missed_capture"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("played_game.id", ondelete="CASCADE"), index=True)
+    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
+    move_number: Mapped[int]  # the kid's move that missed it (1 = the game's first move)
+    kind: Mapped[str] = mapped_column(sa.String(16))
+    size: Mapped[int]
+    black: Mapped[list] = mapped_column(sa.JSON, default=list)
+    white: Mapped[list] = mapped_column(sa.JSON, default=list)
+    to_play: Mapped[str] = mapped_column(sa.String(5))
+    goal: Mapped[str] = mapped_column(sa.String(10))  # capture | save
+    target: Mapped[str] = mapped_column(sa.String(4))  # a stone of the chain to capture or to save
+    played: Mapped[str] = mapped_column(sa.String(4))  # what the kid played instead
+    answers: Mapped[list] = mapped_column(sa.JSON, default=list)  # moves that work (the review's "show me")
+    status: Mapped[str] = mapped_column(sa.String(10), default="open")  # open | solved | skipped
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    solved_at: Mapped[datetime | None]
+
+    __table_args__ = (
+        sa.CheckConstraint("kind in ('missed-capture', 'unsaved-atari', 'self-atari')", name="kind"),
+        sa.CheckConstraint("status in ('open', 'solved', 'skipped')", name="status"),
+        sa.UniqueConstraint("game_id", "move_number", "kind", name="uq_missed_capture_game_move_kind"),
+        NEVER_REUSE_IDS,
+    )
