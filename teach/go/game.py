@@ -43,16 +43,27 @@ def parse_color(color: object) -> int:
     raise ValueError(f"{color!r} is not a colour (use 'black' or 'white')")
 
 
+CAPTURE_GOALS = (1, 3, 5)  # the capture games the product offers (吃一子 / 吃三子 / 吃五子); any N >= 1 is a rule
+
+
 @dataclass(frozen=True)
 class Rules:
-    """Rule options. The default is the Chinese rules: situational superko (art. 6), no suicide (art. 5)."""
+    """Rule options. The default is the Chinese rules: situational superko (art. 6), no suicide (art. 5).
+
+    ``capture_goal`` N makes the game the capture game (吃子游戏): the first side to have captured N stones in
+    all wins, and the game ends with that move. Everything else is the same rules (ko, superko, no suicide).
+    When both sides pass in a row first (neither wants to, or the side to move has no legal move and must pass),
+    the game ends too: the side with more captures wins, equal captures are a draw (``Game.winner``)."""
 
     superko: str = "situational"  # "situational" | "positional" | "none" (plain ko only)
     suicide: bool = False  # True allows multi-stone suicide; single-stone suicide is never legal
+    capture_goal: int | None = None
 
     def __post_init__(self) -> None:
         if self.superko not in ("situational", "positional", "none"):
             raise ValueError(f"unknown superko rule {self.superko!r}")
+        if self.capture_goal is not None and (type(self.capture_goal) is not int or self.capture_goal < 1):
+            raise ValueError(f"a capture goal is a number of stones, 1 or more, not {self.capture_goal!r}")
 
 
 CHINESE_RULES = Rules()
@@ -185,6 +196,7 @@ class Game:
         if rules.superko != "none" and not getattr(self, "_history", True):
             raise ValueError("this position keeps no history of its moves: superko cannot be checked")
         self._rules = rules
+        self._goal = rules.capture_goal or 0  # 0: no capture goal (read on every move, so a plain int)
         self._superko = rules.superko != "none"
         self._positional = rules.superko == "positional"
 
@@ -203,8 +215,38 @@ class Game:
 
     @property
     def over(self) -> bool:
-        """Art. 7: the game ends by two passes in a row or by resignation."""
-        return self._passes >= 2 or self.resigned is not None
+        """Art. 7: the game ends by two passes in a row or by resignation; the capture game also when a side
+        reaches the capture goal."""
+        return self._passes >= 2 or self.resigned is not None or self._goal_reached()
+
+    def _goal_reached(self) -> bool:
+        goal = self._goal
+        return bool(goal) and (self._captures[BLACK] >= goal or self._captures[WHITE] >= goal)
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why the game is over: ``resign``, ``captures`` (the capture goal reached), ``passes``; None while it
+        goes on."""
+        if self.resigned is not None:
+            return "resign"
+        if self._goal_reached():
+            return "captures"
+        if self._passes >= 2:
+            return "passes"
+        return None
+
+    @property
+    def winner(self) -> str | None:
+        """The winner decided by the rules alone: the other side after a resignation; in the capture game the
+        side that reached the goal, or after two passes the side with more captures. None for a draw, a game
+        still going on, or a full game ended by passes (that one is decided by counting: ``score``)."""
+        reason = self.end_reason
+        if reason == "resign":
+            return COLOR_NAMES[3 - parse_color(self.resigned)]
+        if reason is None or not self._goal:
+            return None
+        black, white = self._captures[BLACK], self._captures[WHITE]
+        return "black" if black > white else "white" if white > black else None
 
     @property
     def ko_point(self) -> str | None:
@@ -343,7 +385,7 @@ class Game:
         """Play at point index ``p``; returns the captured point indices. The hot path of the engine."""
         board = self.board
         if board[p] or self._passes >= 2 or self.resigned is not None or (
-                p == self.ko and color == self.ko_color and not allow_repeat):
+                p == self.ko and color == self.ko_color and not allow_repeat) or (self._goal and self._goal_reached()):
             self._refuse(p, color)
         chain = self.chain_of
         empties = []
