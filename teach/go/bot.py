@@ -8,10 +8,34 @@ from __future__ import annotations
 
 import random
 
+from dataclasses import dataclass
+
 from .coords import diagonals, neighbours
 from .game import BLACK, WHITE, Game
 
 _COLOR_WORDS = {BLACK: "black", WHITE: "white"}
+
+
+@dataclass(frozen=True)
+class Level:
+    """A computer level: its number (1 the weakest), the story character it is drawn as (the web gives the names
+    and promises in both languages), who plays it and how long it may think for one move."""
+
+    number: int
+    slug: str
+    engine: str = "builtin"  # builtin | gnugo (falls back to the strongest built-in level)
+    budget_seconds: float = 0.3
+
+
+LEVELS = (Level(1, "mouse"), Level(2, "rabbit"), Level(3, "monkey"), Level(4, "panda"), Level(5, "tiger"),
+          Level(6, "chief"), Level(7, "owl", "gnugo", 2.0), Level(8, "dragon", "gnugo", 2.0))
+
+
+def reply(game: Game, level: int, seed: int) -> str:
+    """The computer's move for the side to move, as GTP text (``pass`` included): the same position, level and
+    seed give the same move."""
+    rng = random.Random(seed * 100_003 + len(game.moves))
+    return game.name(choose_move(game, game.to_move, rng))
 
 
 def choose_move(game: Game, color: int, rng: random.Random) -> int | None:
