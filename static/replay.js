@@ -30,10 +30,10 @@
       }
     });
     var said = at ? fill(words.move, {n: at, total: frames.length - 1}) : words.start;
-    if (f.move === "pass") said += " · " + (f.color === "black" ? "⚫ " : "⚪ ") + words.pass;
+    if (f.move === "pass") said += " · " + words[f.color] + " " + words.pass;
     document.getElementById("move-number").textContent = said;
-    document.getElementById("captures").textContent = "⚫ " + fill(words.captured, {n: f.captures.black}) +
-      " · ⚪ " + fill(words.captured, {n: f.captures.white});
+    document.getElementById("captures-black").textContent = fill(words.captured, {n: f.captures.black});
+    document.getElementById("captures-white").textContent = fill(words.captured, {n: f.captures.white});
     slider.value = at;
   }
   function go(id, to) {

@@ -53,7 +53,7 @@
     });
     return out.map(function (r) { return r.join(""); });
   }
-  function setRows(next, last) {
+  function setRows(next, last, quiet) {
     var size = parseInt(board.dataset.size, 10);
     pts().forEach(function (pt) {
       var p = pt.dataset.point, ch = next[size - parseInt(p.slice(1), 10)][COLUMNS.indexOf(p[0])];
@@ -61,7 +61,7 @@
       pt.classList.toggle("black", ch === "X");
       pt.classList.toggle("white", ch === "O");
       pt.classList.toggle("empty", ch === ".");
-      pt.classList.toggle("captured", was && ch === ".");
+      pt.classList.toggle("captured", !quiet && was && ch === ".");
       pt.classList.toggle("last", p === last);
     });
   }
@@ -96,7 +96,7 @@
       if (data.reply_rows) { busy = true; setTimeout(function () { busy = false; after(); }, 650); } else after();
     }).catch(function () { busy = false; say(offline, false); });
   }
-  function reset() { setRows(startRows); attempt = null; ply = 0; done = false; retry.hidden = true; say(""); }
+  function reset() { setRows(startRows, null, true); attempt = null; ply = 0; done = false; retry.hidden = true; say(""); }
   retry.addEventListener("click", reset);
   var show = document.getElementById("show");
   if (show) show.addEventListener("click", function () {

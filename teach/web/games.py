@@ -132,7 +132,7 @@ def outcome(row: PlayedGame) -> dict:
             points = None
         if points is not None:
             # a Chinese referee counts stones (子, half a point each); an English one points
-            how = (("赢" if key == "won" else "输") + f" {stones_text(points / 2)} 子" if g.lang == "zh"
+            how = (("多" if key == "won" else "差") + f" {stones_text(points / 2)} 子" if g.lang == "zh"
                    else f"by {margin} points")
     return {"key": key, "text": text, "how": how}
 
@@ -225,7 +225,7 @@ def replay(game_id: int):
 def _replay_words() -> dict:
     """What the replay script says, translated here with the placeholders left for it to fill."""
     return {"move": _("Move %(n)d of %(total)d"), "start": _("The start"), "captured": _("captured %(n)d"),
-            "pass": _("pass")}
+            "pass": _("pass"), "black": _("Black"), "white": _("White")}
 
 
 @bp.get("/<int:game_id>.sgf")
