@@ -40,11 +40,13 @@ def played(demo):
     demo.config["REVIEW_DEADLINE_SECONDS"] = 120
     with demo.app_context():
         kid = db.session.scalar(sa.select(User).where(User.name == "明明"))
-        game = PlayedGame(kid_id=kid.id, kind="full", size=9, komi=7.5, kid_color="black", opponent="computer",
+        kid_id = kid.id
+        game = PlayedGame(kid_id=kid_id, kind="full", size=9, komi=7.5, kid_color="black", opponent="computer",
                           level=2, moves=GAME, ply=len(GAME), state="finished", result="B+3.5", winner="black",
                           reviewed=False, finished_at=utcnow())
         db.session.add(game)
         db.session.commit()
+        game_id = game.id  # the review closes the session: the row is read again after it
         if reviews.available():
             reviews.run_queue()
         else:
@@ -52,12 +54,12 @@ def played(demo):
             position.setup(black=FINDING["black"], white=FINDING["white"])
             judge = Judge(position, Goal("capture", ("D5",)))
             assert judge.judge([], "D4").result == "correct" and judge.judge([], "H1").result == "wrong"
-            stamp = reviews.claim_game(game.id)
-            assert reviews.finish(game.id, stamp, [FINDING]) == "done"
-        missed = db.session.scalar(sa.select(MissedCapture).where(MissedCapture.game_id == game.id,
+            stamp = reviews.claim_game(game_id)
+            assert reviews.finish(game_id, stamp, [FINDING]) == "done"
+        missed = db.session.scalar(sa.select(MissedCapture).where(MissedCapture.game_id == game_id,
                                                                   MissedCapture.move_number == 7))
         assert missed is not None and "D4" in missed.answers
-        return {"kid": kid.get_id(), "game": game.id, "missed": missed.id}
+        return {"kid": db.session.get(User, kid_id).get_id(), "game": game_id, "missed": missed.id}
 
 
 def _signed_in(app, browser, device: str, lang: str, base: str, kid: str):
