@@ -156,3 +156,36 @@ def test_a_kid_retries_a_missed_capture_and_steps_through_the_replay(demo, playe
         page.screenshot(path=f"/tmp/games-{device}-{lang}-replay.png", full_page=True)
         assert not elsewhere and not errors
         context.close()
+
+
+def test_the_review_page_waits_for_the_review_and_then_shows_the_puzzle(demo, browser):
+    """The page says the teacher is looking while the game waits; when the review is written (here by the test,
+    as a runner would), the page's polling finds it and the first missed capture appears."""
+    from teach.models import PlayedGame, User, utcnow
+    from teach.web import reviews
+    from teach.web.extensions import db
+
+    demo.config["REVIEW_RUNNER"] = False
+    with demo.app_context():
+        kid = db.session.scalar(sa.select(User).where(User.name == "明明"))
+        game = PlayedGame(kid_id=kid.id, kind="full", size=9, komi=7.5, kid_color="black", opponent="computer",
+                          level=1, moves=GAME, ply=len(GAME), state="finished", result="W+R", winner="white",
+                          reviewed=False, finished_at=utcnow())
+        db.session.add(game)
+        db.session.commit()
+        game_id, session_id = game.id, kid.get_id()
+    with serving(demo) as base:
+        context = _signed_in(demo, browser, "phone", "zh", base, session_id)
+        page = context.new_page()
+        page.goto(f"{base}/games/{game_id}/review")
+        assert "老师正在看你的棋" in page.locator("#pending").inner_text()
+        assert "你认输了" in page.locator(".result").inner_text()
+        _fits(page, "phone")
+        _no_english(page)
+        page.screenshot(path="/tmp/games-phone-zh-pending.png", full_page=True)
+        with demo.app_context():
+            stamp = reviews.claim_game(game_id)
+            assert reviews.finish(game_id, stamp, [FINDING]) == "done"
+        page.wait_for_selector("#step svg.board.playable", timeout=20000)
+        assert "这里可以吃掉白棋" in page.locator("#instruction").inner_text()
+        context.close()

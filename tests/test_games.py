@@ -453,6 +453,20 @@ def test_the_real_review_finds_the_missed_capture_of_a_played_game(app, world):
         assert "D4" in row.answers and row.target in ("D5",)
 
 
+def test_the_kid_s_page_starts_a_runner_that_reviews_the_game_outside_the_request(app, world):
+    from teach.web import reviews
+
+    if not reviews.available():
+        pytest.skip("teach.go.review (the engine's review) is not in this checkout")
+    game_id = _waiting_game(app, world)
+    app.config.update(REVIEW_RUNNER=True, REVIEW_DEADLINE_SECONDS=120)
+    client = signed_in(app, world["kid"])
+    assert "老师正在看你的棋" in page(client.get(f"/games/{game_id}/review"))  # answered at once
+    assert reviews.join_runner(app, 180)
+    assert client.get(f"/games/{game_id}/review/status").get_json() == {"status": "done"}
+    assert "这里可以吃掉白棋" in page(client.get(f"/games/{game_id}/review"))
+
+
 # ---------------------------------------------------------------------- teachers' and parents' kid pages
 def test_the_teacher_s_and_the_parent_s_kid_pages_list_the_games_with_their_replays(app, world):
     teacher = page(signed_in(app, world["teacher"]).get(f"/teach/classes/{world['class']}/kids/{world['kid_id']}"))
