@@ -189,3 +189,26 @@ def test_the_review_page_waits_for_the_review_and_then_shows_the_puzzle(demo, br
         page.wait_for_selector("#step svg.board.playable", timeout=20000)
         assert "这里可以吃掉白棋" in page.locator("#instruction").inner_text()
         context.close()
+
+
+def test_the_teacher_follows_the_kid_s_game_from_the_kid_page_to_the_review_read_only(demo, played, browser):
+    from teach.models import Group, User
+    from teach.web.extensions import db
+
+    with demo.app_context():
+        teacher = db.session.scalar(sa.select(User).where(User.email == "teacher@example.com"))
+        klass = db.session.scalar(sa.select(Group).where(Group.code == "CAT234"))
+        kid = db.session.scalar(sa.select(User).where(User.name == "明明"))
+        session_id, class_id, kid_id = teacher.get_id(), klass.id, kid.id
+    with serving(demo) as base:
+        context = _signed_in(demo, browser, "tablet", "zh", base, session_id)
+        page = context.new_page()
+        page.goto(f"{base}/teach/classes/{class_id}/kids/{kid_id}")
+        page.click(f".recent-games a[href='/games/{played['game']}/review']")
+        page.wait_for_selector(".findings .finding")
+        text = page.locator(".findings").inner_text()
+        assert "第 7 手" in text and "D4" in text and "H1" in text
+        assert page.locator("svg.board.playable").count() == 0  # read-only
+        _fits(page, "tablet")
+        page.screenshot(path="/tmp/games-tablet-zh-teacher-review.png", full_page=True)
+        context.close()

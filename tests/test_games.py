@@ -474,3 +474,14 @@ def test_the_teacher_s_and_the_parent_s_kid_pages_list_the_games_with_their_repl
     for text in (teacher, parent):
         assert f"/games/{world['game']}\"" in text and f"/games/{world['game']}/review" in text
         assert f"/games/{world['theirs']}" not in text
+
+
+def test_deleting_the_kid_deletes_their_games_and_missed_captures(app, world):
+    response = signed_in(app, world["parent"]).post(f"/family/kids/{world['kid_id']}/delete",
+                                                    data={"confirm": "Ming Li"})
+    assert response.status_code == 302
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(PlayedGame).where(
+            PlayedGame.kid_id == world["kid_id"])) == 0
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(MissedCapture)) == 0
+        assert db.session.get(PlayedGame, world["theirs"]) is not None  # the classmate's game stays

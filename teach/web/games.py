@@ -112,17 +112,25 @@ def _winner(row: PlayedGame) -> str | None:
     return {"B+": "black", "W+": "white"}.get(head)
 
 
-def outcome(row: PlayedGame) -> dict:
-    """The result from the kid's side: ``key`` won | lost | draw | playing, the words, and how (``how``)."""
+def outcome(row: PlayedGame, name: str | None = None) -> dict:
+    """The result from the kid's side: ``key`` won | lost | draw | playing, the words, and how (``how``). Said
+    to the kid, or with ``name`` about the kid (to a teacher or parent)."""
     if row.state != "finished":
         return {"key": "playing", "text": _("Not finished yet"), "how": ""}
     winner = _winner(row)
     key = "draw" if winner is None else "won" if winner == row.kid_color else "lost"
-    text = {"won": _("You won!"), "lost": _("You lost this time."), "draw": _("A draw!")}[key]
+    if name is None:
+        text = {"won": _("You won!"), "lost": _("You lost this time."), "draw": _("A draw!")}[key]
+    else:
+        text = {"won": _("%(name)s won", name=name), "lost": _("%(name)s lost", name=name),
+                "draw": _("A draw!")}[key]
     how = ""
     margin = (row.result or "").partition("+")[2].strip().upper()
     if margin in ("R", "RESIGN"):
-        how = _("the other side resigned") if key == "won" else _("you resigned")
+        if key == "won":
+            how = _("the other side resigned")
+        else:
+            how = _("you resigned") if name is None else _("%(name)s resigned", name=name)
     elif row.kind == "capture":
         how = _("first to capture %(n)d", n=row.capture_goal or 1)
     elif margin:
@@ -141,8 +149,9 @@ def _day(row: PlayedGame) -> str:
     return (row.finished_at or row.created_at).strftime("%Y-%m-%d")
 
 
-def summary(row: PlayedGame, open_counts: dict[int, int] | None = None) -> dict:
-    return {"row": row, "opponent": opponent(row), "kind": kind_words(row), "outcome": outcome(row),
+def summary(row: PlayedGame, open_counts: dict[int, int] | None = None, name: str | None = None) -> dict:
+    """A game as the pages list it; ``name``: the kid's name, for pages an adult reads."""
+    return {"row": row, "opponent": opponent(row), "kind": kind_words(row), "outcome": outcome(row, name),
             "day": _day(row), "open": (open_counts or {}).get(row.id, 0)}
 
 
@@ -158,7 +167,8 @@ def recent_for(kid_id: int, limit: int = RECENT) -> list[dict]:
     rows = db.session.scalars(sa.select(PlayedGame).where(PlayedGame.kid_id == kid_id)
                               .order_by(PlayedGame.created_at.desc(), PlayedGame.id.desc()).limit(limit)).all()
     counts = _open_counts(kid_id) if rows else {}
-    return [summary(r, counts) for r in rows]
+    kid = db.session.get(User, kid_id)
+    return [summary(r, counts, kid.name if kid else "") for r in rows]
 
 
 # ---------------------------------------------------------------------- the record
@@ -217,9 +227,15 @@ def replay(game_id: int):
     at = max(0, min(at, len(shots) - 1))
     shot = shots[at]
     board = render_board(shot["rows"], lang=g.lang, last=shot["move"] if shot["move"] != "pass" else None)
-    return render_template("games/replay.html", game=summary(row), board=board, frames=shots, at=at,
-                           players=_player_names(row, db.session.get(User, row.kid_id)), words=_replay_words(),
+    kid = db.session.get(User, row.kid_id)
+    return render_template("games/replay.html", game=_summary_for_viewer(row, kid), board=board, frames=shots, at=at,
+                           players=_player_names(row, kid), words=_replay_words(),
                            mine=current_user.id == row.kid_id)
+
+
+def _summary_for_viewer(row: PlayedGame, kid: User | None) -> dict:
+    """Said to the kid on their own game, about the kid to a teacher or parent."""
+    return summary(row, name=None if current_user.id == row.kid_id else (kid.name if kid else ""))
 
 
 def _replay_words() -> dict:
@@ -274,6 +290,12 @@ def _judge(size: int, black: tuple, white: tuple, to_play: str, goal: str, targe
 def judge_of(row: MissedCapture) -> Judge:
     """Raises GoalError or ValueError for a finding whose goal does not fit its position."""
     return _judge(row.size, tuple(row.black), tuple(row.white), row.to_play, row.goal, row.target)
+
+
+def kind_label(row: MissedCapture) -> str:
+    """What the review found, in a teacher's or parent's words."""
+    return {"missed-capture": _("A capture missed"), "unsaved-atari": _("Stones in atari not saved"),
+            "self-atari": _("A self-atari")}.get(row.kind, row.kind)
 
 
 def prompt(row: MissedCapture) -> str:
@@ -339,8 +361,10 @@ def review(game_id: int):
     if kid_view and state == "done" and current is None:
         others = db.session.scalar(sa.select(sa.func.count()).select_from(MissedCapture).where(
             MissedCapture.kid_id == row.kid_id, MissedCapture.status == "open"))
-    return render_template("games/review.html", game=summary(row), state=state, found=found, puzzle=puzzle,
-                           board=board, boards=boards, kid_view=kid_view, prompt=prompt, others=others)
+    kid = db.session.get(User, row.kid_id)
+    return render_template("games/review.html", game=_summary_for_viewer(row, kid), kid=kid, state=state, found=found, puzzle=puzzle,
+                           board=board, boards=boards, kid_view=kid_view, prompt=prompt, kind_label=kind_label,
+                           others=others)
 
 
 @bp.get("/<int:game_id>/review/status")
