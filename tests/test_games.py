@@ -437,6 +437,21 @@ def test_a_review_that_cannot_answer_leaves_the_game_reviewed_with_nothing_found
         assert db.session.get(PlayedGame, game_id).reviewed
 
 
+def test_a_broken_record_is_reviewed_once_with_nothing_found_and_the_runner_goes_on(app, world):
+    """The child process cannot rebuild the game (a move on an occupied point): it fails, the game is marked
+    reviewed with no findings, and the next game waiting is taken after it."""
+    from teach.web import reviews
+
+    with app.app_context():
+        kid = db.session.get(User, world["kid_id"])
+        broken = _game(kid, ["E5", "E5"], reviewed=False, finished_at=utcnow() - timedelta(minutes=5)).id
+        db.session.commit()
+    with app.app_context():
+        assert reviews.run_next() == "empty"
+        assert db.session.get(PlayedGame, broken).reviewed
+        assert reviews.run_next() is None  # nothing else waits
+
+
 def test_the_real_review_finds_the_missed_capture_of_a_played_game(app, world):
     from teach.web import reviews
 
