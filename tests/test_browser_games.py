@@ -101,6 +101,15 @@ def test_a_kid_retries_a_missed_capture_and_steps_through_the_replay(demo, playe
         if lang == "zh":
             _no_english(page)
         page.screenshot(path=f"/tmp/games-{device}-{lang}-mine.png", full_page=True)
+        # the missed captures kept for practice, each a small board
+        page.click("p.practice-call a")
+        page.wait_for_selector(".practice-list .practice-item svg.board")
+        assert WORDS[lang]["prompt"] in page.locator(".practice-list").inner_text()
+        _fits(page, device)
+        if lang == "zh":
+            _no_english(page)
+        page.screenshot(path=f"/tmp/games-{device}-{lang}-practice.png", full_page=True)
+        page.goto(f"{base}/games/")
 
         # the review: the missed capture as a puzzle, in the kid's words
         page.click(f"li.game[data-game-id='{played['game']}'] a.review-link")
