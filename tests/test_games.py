@@ -500,3 +500,9 @@ def test_deleting_the_kid_deletes_their_games_and_missed_captures(app, world):
             PlayedGame.kid_id == world["kid_id"])) == 0
         assert db.session.scalar(sa.select(sa.func.count()).select_from(MissedCapture)) == 0
         assert db.session.get(PlayedGame, world["theirs"]) is not None  # the classmate's game stays
+
+
+def test_the_teacher_s_recent_tries_name_a_retried_missed_capture_without_a_broken_replay_link(app, world):
+    signed_in(app, world["kid"]).post(f"/games/missed/{world['missed']}/move", json={"move": "H1"})
+    text = page(signed_in(app, world["teacher"]).get(f"/teach/classes/{world['class']}/kids/{world['kid_id']}"))
+    assert "对局里漏掉的吃子" in text and "/attempts/" not in text
