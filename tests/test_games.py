@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa

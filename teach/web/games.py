@@ -362,9 +362,9 @@ def review(game_id: int):
         others = db.session.scalar(sa.select(sa.func.count()).select_from(MissedCapture).where(
             MissedCapture.kid_id == row.kid_id, MissedCapture.status == "open"))
     kid = db.session.get(User, row.kid_id)
-    return render_template("games/review.html", game=_summary_for_viewer(row, kid), kid=kid, state=state, found=found, puzzle=puzzle,
-                           board=board, boards=boards, kid_view=kid_view, prompt=prompt, kind_label=kind_label,
-                           others=others)
+    return render_template("games/review.html", game=_summary_for_viewer(row, kid), kid=kid, state=state,
+                           found=found, puzzle=puzzle, board=board, boards=boards, kid_view=kid_view, prompt=prompt,
+                           kind_label=kind_label, others=others)
 
 
 @bp.get("/<int:game_id>/review/status")
