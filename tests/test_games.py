@@ -291,6 +291,24 @@ def test_a_stale_move_in_a_longer_line_gets_the_board_on_record(app, world):
     assert client.post(url, json={"move": "Z99"}).status_code == 400
 
 
+def test_a_puzzle_solved_after_show_me_stays_open_until_the_kid_finds_it_alone(app, world):
+    client = signed_in(app, world["kid"])
+    url = f"/games/missed/{world['missed']}"
+    assert client.post(f"{url}/show").get_json()["answers"] == ["D4"]
+    shown = client.post(f"{url}/move", json={"move": "D4"}).get_json()
+    assert shown["result"] == "correct" and "下次" in shown["message"]
+    with app.app_context():
+        assert db.session.get(MissedCapture, world["missed"]).status == "open"
+    assert "这盘棋都看完了" in page(client.get(shown["next"]))  # not straight back to the same one
+    assert client.post(f"{url}/move", json={"move": "D4"}).get_json()["message"] == shown["message"]
+    assert f"at={world['missed']}" in page(client.get("/games/practice"))  # kept for practice
+    assert "找一找" in page(client.get(f"/games/{world['game']}/review?at={world['missed']}"))  # a fresh try
+    alone = client.post(f"{url}/move", json={"move": "D4"}).get_json()
+    assert alone["result"] == "correct" and "下次" not in alone["message"]
+    with app.app_context():
+        assert db.session.get(MissedCapture, world["missed"]).status == "solved"
+
+
 def test_show_me_gives_an_answer_and_skip_is_kept_once(app, world):
     client = signed_in(app, world["kid"])
     shown = client.post(f"/games/missed/{world['missed']}/show").get_json()

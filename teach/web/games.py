@@ -14,7 +14,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 
 import sqlalchemy as sa
-from flask import Blueprint, Response, abort, g, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, abort, g, jsonify, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
@@ -43,6 +43,8 @@ CHARACTERS = {
 LIST_MAX = 100  # games on the kid's list
 RECENT = 10  # games on a teacher's or parent's kid page
 PRACTICE_MAX = 60  # missed captures on the practice page
+SHOWN = "review_shown"  # the session's list of missed captures whose answer was shown
+SHOWN_MAX = 20
 
 
 # ---------------------------------------------------------------------- who sees a game
@@ -339,8 +341,12 @@ def review(game_id: int):
     current = None
     if kid_view and found:
         at = request.args.get("at", type=int)
+        shown = session.get(SHOWN, [])
+        # the next one to do: open, and not one whose answer was just shown (that one waits for another day)
         current = next((f for f in found if f.id == at), None) if at is not None else \
-            next((f for f in found if f.status == "open"), None)
+            next((f for f in found if f.status == "open" and f.id not in shown), None)
+        if current is not None and current.id in shown:  # a fresh try: found alone, it counts again
+            session[SHOWN] = [i for i in shown if i != current.id]
     puzzle = board = None
     if current is not None:
         try:
@@ -391,6 +397,8 @@ def retry_move(missed_id: int):
                        message=_("This puzzle cannot be played. Skip it and try the next one!")), 409
 
     def solved() -> dict:
+        if row.id in session.get(SHOWN, []):  # played after "show me": well done, and it stays for another day
+            return {"next": _next_url(row), "message": _("That's it! Next time, try to find it on your own.")}
         db.session.execute(sa.update(MissedCapture).where(MissedCapture.id == row.id, MissedCapture.status == "open")
                            .values(status="solved", solved_at=utcnow()).execution_options(synchronize_session=False))
         return {"next": _next_url(row)}
@@ -401,8 +409,11 @@ def retry_move(missed_id: int):
 @bp.post("/missed/<int:missed_id>/show")
 @kid_required
 def show_answer(missed_id: int):
-    """"Show me": a move that works, for the board to point at (the kid may then play it)."""
+    """"Show me": a move that works, for the board to point at. The kid may then play it, but as on Lichess a
+    puzzle solved after its answer was shown is not solved: it stays open for practice (the session remembers
+    which were shown)."""
     row = _own_missed_or_404(missed_id)
+    session[SHOWN] = ([i for i in session.get(SHOWN, []) if i != row.id] + [row.id])[-SHOWN_MAX:]
     return jsonify(answers=list(row.answers), message=_("Look at the glowing point. Now you try!"))
 
 
