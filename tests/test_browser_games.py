@@ -145,6 +145,7 @@ def test_a_kid_retries_a_missed_capture_and_steps_through_the_replay(demo, playe
         page.wait_for_selector(".card.done")
         if lang == "zh":
             _no_english(page)
+        page.screenshot(path=f"/tmp/games-{device}-{lang}-done.png", full_page=True)
 
         # the replay: from the end back to the missed move, then to the start, by buttons and by the slider
         page.goto(f"{base}/games/{played['game']}")
