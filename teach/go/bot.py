@@ -77,18 +77,19 @@ class _Style:
     safety_nodes: int = 0  # the reader's budget for one such check
     playouts: int = 0  # light random games per candidate (9x9; fewer on bigger boards)
     playout_moves: int = 0  # how many candidates the playouts decide between
+    untidy: bool = False  # plays inside settled areas too, until the opponent passes (then it may pass as well)
 
 
 _STYLES = {
-    1: _Style(sample=3, miss_capture=0.6, miss_atari=0.7, miss_self_atari=0.6, noise=6.0),
+    1: _Style(sample=3, miss_capture=0.75, miss_atari=0.8, miss_self_atari=0.7, noise=30.0, untidy=True),
     2: _Style(sample=5, miss_capture=0.3, miss_atari=0.35, miss_self_atari=0.3, noise=3.0),
     3: _Style(sample=8, miss_capture=0.0, miss_atari=0.0, miss_self_atari=0.0, noise=1.5),
-    4: _Style(sample=14, miss_capture=0.0, miss_atari=0.0, miss_self_atari=0.0, noise=0.8,
-              read_nodes=150, safety_checks=3, safety_nodes=100),
+    4: _Style(sample=0, miss_capture=0.0, miss_atari=0.0, miss_self_atari=0.0, noise=0.8,
+              read_nodes=150, safety_checks=3, safety_nodes=100, playouts=6, playout_moves=3),
     5: _Style(sample=0, miss_capture=0.0, miss_atari=0.0, miss_self_atari=0.0, noise=0.3,
-              read_nodes=300, safety_checks=6, safety_nodes=150),
+              read_nodes=300, safety_checks=6, safety_nodes=150, playouts=12, playout_moves=4),
     6: _Style(sample=0, miss_capture=0.0, miss_atari=0.0, miss_self_atari=0.0, noise=0.1,
-              read_nodes=300, safety_checks=6, safety_nodes=150, playouts=16, playout_moves=5),
+              read_nodes=300, safety_checks=6, safety_nodes=150, playouts=20, playout_moves=5),
 }
 
 
@@ -198,6 +199,9 @@ class _Chooser:
         board = game.board
         out = [p for p in legal if not self._own_eye(p)]
         if self.goal:
+            return out
+        moves = game.moves
+        if self.style.untidy and not (moves and moves[-1][1] is None):
             return out
         settled = self._settled_points()
         keep = []
