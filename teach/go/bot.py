@@ -3,8 +3,8 @@
 How a built-in level chooses (``_Chooser``):
 
 1. **Sensible moves.** Every legal move except filling one's own eye; in a full game also except the points of
-   settled areas (an empty area of at most ``_settled_limit`` points that only one colour touches: playing in
-   one's own is useless, in the opponent's hopeless). No sensible move left: the bot passes, so a child's game
+   settled areas (an empty area that only one colour touches: one's own territory, where a move gains nothing,
+   and the opponent's, where it is hopeless unless the area has room for an invasion). No sensible move left: the bot passes, so a child's game
    ends with two passes once nothing is left to gain.
 2. **A score for each** from what the move does at once: captures, rescues of its own stones in atari, ataris,
    self-ataris, connections and cuts, liberties, and shape (the third and fourth lines on an empty board, near
@@ -196,7 +196,6 @@ class _Chooser:
     def _sensible(self, legal: list[int]) -> list[int]:
         """Legal moves that fill no own eye and, in a full game, lie in no settled area."""
         game, color = self.game, self.color
-        board = game.board
         out = [p for p in legal if not self._own_eye(p)]
         if self.goal:
             return out
@@ -220,17 +219,16 @@ class _Chooser:
                 return True
         return False
 
-    def _settled_limit(self) -> int:
-        return max(6, self.n * self.n // 8)
-
     def _settled_points(self) -> set[int]:
-        """Empty areas of at most ``_settled_limit`` points that only one colour's stones touch."""
+        """The points of the empty areas only one colour's stones touch, where a move is no use: the mover's own
+        (its territory: filling it gains nothing) and the opponent's unless there is room to live in it (at least
+        ``n*n/5`` points, one of them four lines or more from every stone: an invasion)."""
         game = self.game
-        board, nb = game.board, self.nb
-        limit = self._settled_limit()
+        board, nb, n = game.board, self.nb, self.n
         seen: set[int] = set()
         settled: set[int] = set()
-        for start in game.empty_points:
+        stones = None
+        for start in sorted(game.empty_points):
             if start in seen:
                 continue
             area = [start]
@@ -247,7 +245,15 @@ class _Chooser:
                     else:
                         touch |= c
                 i += 1
-            if touch in (BLACK, WHITE) and len(area) <= limit:
+            if touch == self.color:
+                settled.update(area)
+            elif touch == self.opp:
+                if len(area) >= max(12, n * n // 5):
+                    if stones is None:
+                        stones = [divmod(p, n) for p, c in enumerate(board) if c != EMPTY]
+                    if any(min(max(abs(r - sr), abs(c - sc)) for sr, sc in stones) >= 4
+                           for r, c in (divmod(p, n) for p in area)):
+                        continue  # room for an invasion
                 settled.update(area)
         return settled
 
