@@ -19,6 +19,7 @@ import atexit
 import os
 import select
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -169,7 +170,10 @@ class GnuGo:
             except OSError:
                 pass
         if proc.poll() is None:
-            proc.kill()
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                proc.kill()
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # a process that ignores SIGKILL is beyond us; do not block on it
