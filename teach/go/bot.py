@@ -82,12 +82,12 @@ class _Style:
 
 _STYLES = {
     1: _Style(sample=3, miss_capture=0.75, miss_atari=0.8, miss_self_atari=0.7, noise=30.0, untidy=True),
-    2: _Style(sample=5, miss_capture=0.3, miss_atari=0.35, miss_self_atari=0.3, noise=3.0),
+    2: _Style(sample=4, miss_capture=0.35, miss_atari=0.4, miss_self_atari=0.35, noise=3.0),
     3: _Style(sample=8, miss_capture=0.0, miss_atari=0.0, miss_self_atari=0.0, noise=1.5),
     4: _Style(sample=0, miss_capture=0.0, miss_atari=0.0, miss_self_atari=0.0, noise=0.8,
-              read_nodes=150, safety_checks=3, safety_nodes=100, playouts=6, playout_moves=3),
+              read_nodes=150, safety_checks=3, safety_nodes=100, playouts=4, playout_moves=2),
     5: _Style(sample=0, miss_capture=0.0, miss_atari=0.0, miss_self_atari=0.0, noise=0.3,
-              read_nodes=300, safety_checks=6, safety_nodes=150, playouts=12, playout_moves=4),
+              read_nodes=200, safety_checks=4, safety_nodes=150, playouts=8, playout_moves=3),
     6: _Style(sample=0, miss_capture=0.0, miss_atari=0.0, miss_self_atari=0.0, noise=0.1,
               read_nodes=300, safety_checks=6, safety_nodes=150, playouts=20, playout_moves=5),
 }
@@ -221,8 +221,9 @@ class _Chooser:
 
     def _settled_points(self) -> set[int]:
         """The points of the empty areas only one colour's stones touch, where a move is no use: the mover's own
-        (its territory: filling it gains nothing) and the opponent's unless there is room to live in it (at least
-        ``n*n/5`` points, one of them four lines or more from every stone: an invasion)."""
+        (its territory: filling it gains nothing) and the opponent's (an invasion could not live) — unless the
+        area is still open: at least ``n*n/5`` points and either more than four points for each stone around it
+        or one point four lines or more from every stone (the first moves of a game, handicap stones)."""
         game = self.game
         board, nb, n = game.board, self.nb, self.n
         seen: set[int] = set()
@@ -234,6 +235,7 @@ class _Chooser:
             area = [start]
             seen.add(start)
             touch = 0
+            border: set[int] = set()
             i = 0
             while i < len(area):
                 for q in nb[area[i]]:
@@ -244,11 +246,12 @@ class _Chooser:
                             area.append(q)
                     else:
                         touch |= c
+                        border.add(q)
                 i += 1
-            if touch == self.color:
-                settled.update(area)
-            elif touch == self.opp:
+            if touch in (BLACK, WHITE):
                 if len(area) >= max(12, n * n // 5):
+                    if len(area) > 4 * len(border):
+                        continue  # a few stones around a wide area (handicap stones): open, not territory
                     if stones is None:
                         stones = [divmod(p, n) for p, c in enumerate(board) if c != EMPTY]
                     if any(min(max(abs(r - sr), abs(c - sc)) for sr, sc in stones) >= 4
@@ -493,19 +496,37 @@ class _Chooser:
     # -------------------------------------------------------------- playouts
     def _playouts(self, pool: list[int], scores: dict[int, float]) -> None:
         """The best ``playout_moves`` candidates, each followed by light random games: their share of wins
-        moves them up or down (a count of games decides; the clock only stops it early)."""
+        moves them up or down (a count of games decides; the clock only stops it early). Every move the mover
+        made in those games also counts for that move (all moves as first, AMAF), which judges the candidates
+        never played first; the best of those after that gets games of its own."""
         style = self.style
         per = max(4, style.playouts * 81 // (self.n * self.n))
-        candidates = pool[:style.playout_moves]
         runner = _Playouts(self.game, self.rng)
-        weight = 14.0 if not self.goal else 20.0
-        for p in candidates:
+        weight = 20.0
+        tried: set[int] = set()
+
+        def measure(p: int) -> bool:
             if self._time_left() <= 0.01:
-                return
+                return False
             wins = runner.run(p, self.color, per, self.deadline)
             if wins is None:
-                return
+                return False
             scores[p] += weight * (wins - 0.5)
+            tried.add(p)
+            return True
+
+        for p in pool[:style.playout_moves]:
+            if not measure(p):
+                return
+        wins, games = runner.amaf_wins, runner.amaf_games
+        for p in pool:
+            k = games.get(p, 0)
+            if k >= 4 and p not in tried:
+                scores[p] += 0.5 * weight * (wins[p] / k - 0.5) * min(1.0, k / (2 * per))
+        pool.sort(key=lambda p: (-scores[p], p))
+        for p in pool[:2]:
+            if p not in tried and not measure(p):
+                return
 
 
 class _Playouts:
@@ -522,6 +543,8 @@ class _Playouts:
         self.goal = game.rules.capture_goal
         self.caps = (game.captures["black"], game.captures["white"])
         self.diag = diagonals(game.size)
+        self.amaf_wins: dict[int, float] = {}  # point -> wins of the games in which the mover played it
+        self.amaf_games: dict[int, int] = {}
 
     def run(self, first: int, color: int, count: int, deadline: float) -> float | None:
         g = self.g
@@ -532,13 +555,19 @@ class _Playouts:
             for _ in range(count):
                 if time.perf_counter() > deadline:
                     break
-                wins += self._one(first, color)
+                own: list[int] = []
+                result = self._one(first, color, own)
+                wins += result
                 done += 1
+                aw, ag = self.amaf_wins, self.amaf_games
+                for p in set(own):
+                    aw[p] = aw.get(p, 0.0) + result
+                    ag[p] = ag.get(p, 0) + 1
         finally:
             g.undo()
         return wins / done if done else None
 
-    def _one(self, last: int, color: int) -> float:
+    def _one(self, last: int, color: int, own: list[int]) -> float:
         g, rng = self.g, self.rng
         board, chain, nb = g.board, g.chain_of, g.adjacent
         n2 = len(board)
@@ -559,6 +588,8 @@ class _Playouts:
                     g.play_point(move, to_move)
                     played += 1
                     last = move
+                    if to_move == color:
+                        own.append(move)
                     if goal:
                         b = caps0[0] + g._captures[BLACK] - start[0]
                         w = caps0[1] + g._captures[WHITE] - start[1]
