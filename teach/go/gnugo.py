@@ -26,8 +26,17 @@ import time
 
 from .game import BLACK, Game
 
-# GNU Go's own --level for our levels (0 the weakest and fastest, 10 the strongest)
-GNUGO_LEVELS = {7: 0, 8: 8}
+# GNU Go's own level for our levels (0 the weakest and fastest, 10 the strongest), by the largest board size it
+# is used for: a bigger board takes GNU Go longer per move, and the dragon must still answer within its budget
+GNUGO_LEVELS = {7: ((19, 0),), 8: ((9, 8), (13, 5), (19, 3))}
+
+
+def gnugo_level(level: int, size: int) -> int:
+    """GNU Go's level playing our ``level`` on a ``size`` board."""
+    for largest, value in GNUGO_LEVELS.get(level, ((19, 0),)):
+        if size <= largest:
+            return value
+    return 0
 ENV_PATH = "TEACH_GNUGO"  # an explicit GNU Go executable (an empty value turns GNU Go off)
 
 
@@ -67,7 +76,7 @@ class GnuGo:
         deadline = time.monotonic() + level.budget_seconds
         with self.lock:
             try:
-                return self._reply(game, GNUGO_LEVELS.get(level.number, 0), seed, deadline)
+                return self._reply(game, gnugo_level(level.number, game.size), seed, deadline)
             except (GnuGoError, OSError, ValueError):
                 self.failures += 1
                 self._kill()
