@@ -22,11 +22,17 @@ def cli() -> None:
 
 
 @cli.command("gtp")
-def gtp_command() -> None:
+@click.option("--level", default=3, show_default=True, type=click.IntRange(1, 8),
+              help="The computer level genmove plays: 1 (mouse) to 6 (chief) built in, 7 and 8 GNU Go.")
+@click.option("--seed", default=0, show_default=True, type=int, help="The seed of the computer's random choices.")
+@click.option("--capture", default=None, type=click.IntRange(1, None),
+              help="Play the capture game: the first side to capture this many stones wins.")
+def gtp_command(level: int, seed: int, capture: int | None) -> None:
     """Speak GTP version 2 on stdin/stdout (for GoGui, Sabaki, GNU Go's regression files)."""
+    from teach.go.game import Rules
     from teach.go.gtp import GtpEngine
 
-    GtpEngine().serve(sys.stdin, sys.stdout)
+    GtpEngine(seed=seed, level=level, rules=Rules(capture_goal=capture)).serve(sys.stdin, sys.stdout)
 
 
 @cli.group("go")

@@ -44,8 +44,9 @@ class GtpEngine(AnalysisCommands):
     """A GTP engine holding one game. ``handle`` answers one line; ``serve`` runs a whole session."""
 
     def __init__(self, size: int = 19, komi: float = 7.5, seed: int = 0, rules: Rules = CHINESE_RULES,
-                 read_seconds: float = 2.0) -> None:
+                 read_seconds: float = 2.0, level: int = bot.DEFAULT_LEVEL) -> None:
         self.rules = rules
+        self.level = bot.level_info(level).number  # the computer level ``genmove`` plays (bot.LEVELS)
         # a GTP controller waits on each answer: the tactical reader answers within this many seconds, and a
         # read cut short (by the clock or its node budget) answers 0 with ``unknown`` set for that command
         self.read_seconds = read_seconds
@@ -379,9 +380,15 @@ class GtpEngine(AnalysisCommands):
 
     # ------------------------------------------------------------------ the computer player (teach/go/bot.py)
     def choose_move(self, color: int) -> int | None:
-        """The computer player's move for ``color`` (None = pass), from the engine's seeded generator."""
+        """The computer player's move for ``color`` (None = pass) at the session's level: the built-in levels
+        draw from the engine's seeded generator; the GNU Go levels ask GNU Go when it is the side to move's
+        turn, and play the top built-in level when GNU Go is missing or fails."""
         self._resume()
-        return bot.choose_move(self.game, color, self.rng)
+        if self.game.over:
+            return None
+        if bot.level_info(self.level).engine == "gnugo" and color == self.game.to_move:
+            return self.game.point(bot.reply(self.game, self.level, self.seed))
+        return bot.choose_move(self.game, color, self.rng, level=self.level)
 
 
 def _has_game_tree(data: bytes) -> bool:
