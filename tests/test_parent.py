@@ -7,7 +7,8 @@ import re
 
 import sqlalchemy as sa
 
-from teach.models import Attempt, Group, LessonProgress, Membership, ParentLink, StickerAward, User
+from teach.models import (Attempt, Group, LessonProgress, Membership, MissedCapture, ParentLink, PlayedGame,
+                          StickerAward, User)
 from teach.web.extensions import db
 
 EN = {"Accept-Language": "en"}
@@ -213,6 +214,13 @@ def test_export_holds_all_the_kids_data_and_delete_removes_it(demo, client):
         db.session.add(Attempt(kid_id=ming, lesson_id="web-first", step=1, first_move="D4",
                                moves=[{"move": "D4", "verdict": "wrong"}], result="failed"))
         db.session.add(StickerAward(kid_id=ming, sticker_id="web-first-badge"))
+        game = PlayedGame(kid_id=ming, kind="capture", size=7, komi=7.5, capture_goal=1, kid_color="black",
+                          opponent="computer", level=1, moves=["D4", "D5"], ply=2, state="playing", dead=[])
+        db.session.add(game)
+        db.session.flush()
+        db.session.add(MissedCapture(game_id=game.id, kid_id=ming, move_number=1, kind="missed-capture", size=7,
+                                     black=["C4"], white=["D4"], to_play="black", goal="capture", target="D4",
+                                     played="A1", answers=["E4"]))
         db.session.commit()
     login(client, "parent@example.com", "little-mouse-42")
     r = client.get(f"/family/kids/{ming}/export")
@@ -220,13 +228,16 @@ def test_export_holds_all_the_kids_data_and_delete_removes_it(demo, client):
     assert r.headers["Content-Disposition"].startswith("attachment")
     assert data["kid"]["name"] == "明明" and data["attempts"][0]["moves"][0]["move"] == "D4"
     assert data["stickers"][0]["sticker"] == "web-first-badge"
+    assert data["games"][0]["moves"] == ["D4", "D5"] and data["games"][0]["opponent"] == "computer"
+    assert data["missed_captures"][0]["answers"] == ["E4"]
     client.post(f"/family/kids/{ming}/delete", data={"confirm": "wrong name"})
     with demo.app_context():
         assert db.session.get(User, ming) is not None
     client.post(f"/family/kids/{ming}/delete", data={"confirm": "明明"})
     with demo.app_context():
         assert db.session.get(User, ming) is None
-        for model, column in ((Attempt, Attempt.kid_id), (StickerAward, StickerAward.kid_id),
+        for model, column in ((PlayedGame, PlayedGame.kid_id), (MissedCapture, MissedCapture.kid_id),
+                              (Attempt, Attempt.kid_id), (StickerAward, StickerAward.kid_id),
                               (LessonProgress, LessonProgress.kid_id), (ParentLink, ParentLink.kid_id),
                               (Membership, Membership.user_id)):
             assert db.session.scalar(sa.select(sa.func.count()).select_from(model).where(column == ming)) == 0

@@ -16,7 +16,8 @@ from flask_login import current_user
 from flask_babel import gettext as _
 
 from teach.models import (AVATARS, PASSWORD_PICTURES, Assignment, Attempt, Group, LessonProgress, LinkInvitation,
-                          Membership, ParentLink, StickerAward, TeacherLesson, User, utcnow)
+                          Membership, MissedCapture, ParentLink, PlayedGame, StickerAward, TeacherLesson, User,
+                          utcnow)
 from teach.web.extensions import db
 
 NAME_MAX = 40
@@ -232,12 +233,25 @@ def kid_export(kid: User) -> dict:
         "stickers": [{"sticker": s.sticker_id, "awarded_at": when(s.awarded_at)}
                      for s in db.session.scalars(sa.select(StickerAward).where(StickerAward.kid_id == kid.id)
                                                  .order_by(StickerAward.id))],
+        "games": [{"kind": r.kind, "size": r.size, "komi": r.komi, "handicap": r.handicap,
+                   "capture_goal": r.capture_goal, "color": r.kid_color, "opponent": r.opponent, "level": r.level,
+                   "friend": r.friend_name, "moves": r.moves, "state": r.state, "dead": r.dead, "result": r.result,
+                   "created_at": when(r.created_at), "finished_at": when(r.finished_at)}
+                  for r in db.session.scalars(sa.select(PlayedGame).where(PlayedGame.kid_id == kid.id)
+                                              .order_by(PlayedGame.id))],
+        "missed_captures": [{"kind": m.kind, "move_number": m.move_number, "goal": m.goal, "target": m.target,
+                             "played": m.played, "answers": m.answers, "status": m.status,
+                             "solved_at": when(m.solved_at)}
+                            for m in db.session.scalars(sa.select(MissedCapture)
+                                                        .where(MissedCapture.kid_id == kid.id)
+                                                        .order_by(MissedCapture.id))],
     }
 
 
 def delete_kid(kid: User) -> None:
     """Remove the kid and every row about them (explicitly: SQLite does not cascade without a pragma)."""
-    for model, column in ((Attempt, Attempt.kid_id), (LessonProgress, LessonProgress.kid_id),
+    for model, column in ((MissedCapture, MissedCapture.kid_id), (PlayedGame, PlayedGame.kid_id),
+                          (Attempt, Attempt.kid_id), (LessonProgress, LessonProgress.kid_id),
                           (StickerAward, StickerAward.kid_id), (ParentLink, ParentLink.kid_id),
                           (LinkInvitation, LinkInvitation.kid_id),
                           (Membership, Membership.user_id)):
