@@ -25,8 +25,8 @@ What a teacher would point out, and what not (the rules, in the order they are a
 - At most one finding per child move: a missed capture (the biggest chain) before an unsaved atari (the
   biggest chain) before a self-atari.
 - No missed capture when the move played captured at least as many stones, started a capture of a chain at least
-  as big, or saved a chain of its own at least as big that was in danger (the opponent to move could capture it,
-  and after the move it could not). A capture the child did play is never a finding.
+  as big (the chain is still lost after it), or saved a chain of its own at least as big that was in atari (after
+  the move the opponent cannot capture it). A capture the child did play is never a finding.
 - No unsaved atari when the chain was lost whatever the child did (the judge says no move saves it), or when the
   move played captured at least as many stones, or saved a bigger (or the same size) chain in atari.
 - No self-atari when the move captured at least as many stones as the chain it put in atari (a trade).
@@ -34,6 +34,8 @@ What a teacher would point out, and what not (the rules, in the order they are a
   so its answers could include the forbidden retake); the move that won a capture game (吃子游戏: it reached the
   goal, the game is over, there is nothing to retry); a position where an answer would repeat an earlier position
   of the game (superko).
+- A chain is told once: at the first move that missed it (capturing it, or saving it); the same stones missed
+  again at the next moves are not told again.
 - At most ``MAX_FINDINGS`` per game: the biggest chains when there are more, then in the order of the game.
 
 The puzzle's position is the stones only, Chinese rules, the child to move, no capture goal: a capture game's
@@ -61,6 +63,7 @@ REVIEW_LIMITS = LESSON_LIMITS
 READ_SHARE = 4  # a read may take this fraction of the time left: one judged move makes a few reads at most
 SCAN_SHARE = 0.4  # the part of the time the first pass over the game may take; the answers get the rest
 ANSWER_SHARE = 3  # a finding's answers may take a third of the time left at most (the others get their turn)
+QUIET_REACH = 3  # a chain read with nothing found is read again when a stone this near (Manhattan) changed
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,7 @@ def _scan(game: Game, child: int, clock: _Clock) -> list[_Candidate]:
     """Replay the game on a copy; at each of the child's moves, its candidate finding."""
     found = []
     told: dict[str, set[int]] = {"capture": set(), "save": set()}  # stones of the chains found already
+    quiet: dict[tuple, bool] = {}  # chains read at an earlier move with nothing to find: see _MoveReview._quiet
     replay = Game(game.size, komi=game.komi, rules=game.rules)
     setups = sorted(game.setups, key=lambda s: s[0])
     for number, (mover, point) in enumerate(game.moves, 1):
@@ -167,7 +171,7 @@ def _scan(game: Game, child: int, clock: _Clock) -> list[_Candidate]:
         if mover == child:
             if clock.out():
                 break
-            hit = _MoveReview(replay, child, point, number, told, clock).candidate()
+            hit = _MoveReview(replay, child, point, number, told, quiet, clock).candidate()
             if hit is not None:
                 found.append(hit)
                 ch = hit.judge.start.chain_of[hit.target]
@@ -214,12 +218,54 @@ def _answers(judge: Judge, legal: frozenset[int], clock: _Clock) -> list[str]:
         if won == "ko":
             raise _Unproven
         if won == "win":
-            if start.require_point(name) not in legal:
+            p = start.require_point(name)
+            if p not in legal:
                 raise _Unproven  # legal on the puzzle's board, but it repeats a position of the game
+            if judge.goal.kind == "save" and _still_in_atari(start, p, judge.targets[0]):
+                # the reader counts a capture that is taken straight back (a snapback) as no capture; the
+                # stones are gone all the same, so this "save" is none, and the judge would accept it
+                raise _Unproven
+            _check_line(judge, name, clock)
             answers.append(name)
     if not answers:
         raise _Unproven
     return answers
+
+
+def _check_line(judge: Judge, name: str, clock: _Clock) -> None:
+    """Read the answer's line once more from its second move: after the answer and the opponent's best reply, a
+    root read must still find the goal reached. Inside a read only the root's moves are verified, so a reply
+    found wanting one ply down can hold at the root: then the answer is not proven after all."""
+    verdict = judge.judge([], name)
+    if verdict.result != "continue" or verdict.reply is None:
+        return
+    game = _copy(judge.start)
+    game.play(name)
+    game.play(verdict.reply)
+    target = judge.targets[0]
+    if game.board[target] == EMPTY:
+        if judge.goal.kind == "save":
+            raise _Unproven
+        return
+    reader = Reader(game, clock.limits())
+    try:
+        result = (reader.attack if judge.goal.kind == "capture" else reader.defend)(target)[0]
+    except BudgetExceeded:
+        raise _Unproven from None
+    if result != WIN:
+        raise _Unproven
+
+
+def _still_in_atari(start: Game, p: int, target: int) -> bool:
+    """After the solver's move ``p``, can the opponent capture the target chain at once?"""
+    game = _copy(start)
+    color = game.to_move
+    game.play_point(p, color)
+    ch = game.chain_of[target]
+    if ch is None or len(ch.libs) != 1:
+        return ch is None
+    (lib,) = ch.libs
+    return game.is_legal_point(lib, 3 - color)
 
 
 def _position(size: int, black: list[str], white: list[str], to_play: str) -> Game:
@@ -233,11 +279,13 @@ def _position(size: int, black: list[str], white: list[str], to_play: str) -> Ga
 class _MoveReview:
     """The questions about one move of the child (``move``, None for a pass) in ``game`` (the replay, the
     position before the move): ``start`` is the puzzle's position (the child to move), ``after`` the same after
-    the move (the opponent to move); ``told`` the stones of chains found at earlier moves, not told again."""
+    the move (the opponent to move); ``told`` the stones of chains found at earlier moves, not told again;
+    ``quiet`` the chains whose goal could not be proven at an earlier move (see ``_quiet``)."""
 
     def __init__(self, game: Game, child: int, move: int | None, number: int, told: dict[str, set[int]],
-                 clock: _Clock) -> None:
+                 quiet: dict[tuple, bool], clock: _Clock) -> None:
         self.game, self.child, self.move, self.number, self.told, self.clock = game, child, move, number, told, clock
+        self.quiet = quiet
         self.black = [game.name(p) for p, c in enumerate(game.board) if c == BLACK]
         self.white = [game.name(p) for p, c in enumerate(game.board) if c == WHITE]
         self.start = _position(game.size, self.black, self.white, COLOR_NAMES[child])
@@ -263,6 +311,23 @@ class _MoveReview:
                                   frozenset(game.legal_points(child)), self.black, self.white, played)
         return None
 
+    def _quiet(self, goal: str, ch) -> tuple | None:
+        """The key of a chain and of everything around it (every point within QUIET_REACH of its stones): a goal
+        not proven at an earlier move, with nothing changed there since, is not read again. This only saves
+        time: it can make the review miss a ladder that a far stone changed, never claim anything."""
+        board, size = self.start.board, self.start.size
+        near = set()
+        for s in ch.stones:
+            x, y = s % size, s // size
+            for dx in range(-QUIET_REACH, QUIET_REACH + 1):
+                span = QUIET_REACH - abs(dx)
+                if 0 <= x + dx < size:
+                    for dy in range(-span, span + 1):
+                        if 0 <= y + dy < size:
+                            near.add((y + dy) * size + x + dx)
+        key = (goal, tuple(sorted(ch.stones)), tuple((p, board[p]) for p in sorted(near)))
+        return None if self.quiet.get(key) else key
+
     def _fresh(self, chains, goal: str) -> list:
         """The chains not found already, biggest first."""
         told = self.told[goal]
@@ -276,15 +341,20 @@ class _MoveReview:
             if self.taken >= stones:
                 return None  # the move captured as much (this chain among them, maybe)
             target = min(ch.stones)
+            key = self._quiet("capture", ch)
+            if key is None:
+                continue
             try:
                 judge = self._judge("capture", target)
                 if not self._achievable(judge):
+                    self.quiet[key] = True
                     continue
                 if self._played_works(judge):
                     return None  # the move started this capture: the smaller chains are no matter
                 if self._saved(stones):
                     return None
             except _Unproven:
+                self.quiet[key] = True
                 continue
             return stones, "capture", target, judge
         return None
@@ -364,21 +434,16 @@ class _MoveReview:
         raise _Unproven
 
     def _saved(self, stones: int) -> bool:
-        """Did the move save a chain of the child's of at least ``stones`` stones that was in danger (the
-        opponent, moving first, could capture it; after the move it cannot)? Unclear readings count as no."""
+        """Did the move save a chain of the child's of at least ``stones`` stones that was in atari (after the
+        move the opponent cannot capture it)? Unclear readings count as no."""
         if self.move is None:
             return False
-        start, after = self.start, self.after
-        for ch in start.all_chains:
-            if ch.color != self.child or len(ch.libs) > 2 or len(ch.stones) < stones:
+        after = self.after
+        for ch in self.start.all_chains:
+            if ch.color != self.child or len(ch.libs) != 1 or len(ch.stones) < stones:
                 continue
-            p = ch.stones[0]
             try:
-                threat = _copy(start)
-                threat.to_play = COLOR_NAMES[3 - self.child]
-                if Reader(threat, self.clock.limits()).attack(p)[0] != WIN:
-                    continue
-                if Reader(after, self.clock.limits()).attack(p)[0] == LOSE:
+                if Reader(after, self.clock.limits()).attack(ch.stones[0])[0] == LOSE:
                     return True
             except BudgetExceeded:
                 continue
