@@ -12,6 +12,7 @@ import pytest
 
 from teach.go import Game, Rules
 from teach.go.bot import choose_move
+from teach.go.judge import Goal, Judge
 from teach.go.reading import LOSE, WIN, Reader, ladder_attack
 from teach.go.review import KINDS, MAX_FINDINGS, Finding, review_game
 
@@ -187,6 +188,47 @@ def test_the_winning_move_of_a_capture_game_is_not_reviewed():
     # in the capture game to three, the same move is an ordinary one
     game = set_up(*BIG_AND_SMALL, ["E4"], rules=Rules(capture_goal=3))
     assert only(review_game(game, "black", seconds=60)).target == "A8"
+
+
+def test_a_snapback_is_no_save():
+    # White's G1-G2 is in atari; after White's H3, Black's G3 still takes the two stones, and White takes G3
+    # back: the reader counts that as no capture, so the judge accepts H3 as a save. The stones are gone all the
+    # same, so the review tells nothing rather than H3 (a position from a seeded game, checked against GNU Go)
+    black = ["D1", "F1", "H1", "E2", "F2", "H2", "J2", "E3", "B4", "C4", "D4", "A5", "B5", "D5", "J5", "B6", "F6",
+             "H6", "J6", "A7", "C7", "H7", "B8", "H8", "A9", "F9"]
+    white = ["A1", "G1", "C2", "G2", "A3", "C3", "D3", "F3", "G4", "H4", "E5", "G5", "H5", "E6", "J7", "C8", "D8",
+             "G8", "J8", "D9", "G9", "H9", "J9"]
+    start = set_up(black, white, [], to_play="white")
+    assert Judge(start, Goal("save", ("G1",))).judge([], "H3").result == "correct"  # the reader's view
+    start.play("H3")
+    assert start.play("G3") == ["G1", "G2"]  # yet Black takes them
+    findings = review_game(set_up(black, white, ["D6"], to_play="white"), "white", seconds=60)
+    assert all(f.target != "G1" for f in findings)
+
+
+def test_an_answer_is_read_again_after_the_best_reply():
+    # A7-A8: the judge counts A5 as a capture (its reading of White's B8 one ply down finds a capture), but read
+    # at the root after A5 B8, Black cannot capture (GNU Go agrees): the finding is not proven, so it is dropped
+    black, white = ["E1", "F1", "G1", "J1", "A3", "A6", "B7", "J7", "G8"], ["A1", "D1", "E2", "J3", "D5", "J5", "H6",
+                                                                          "A7", "A8"]
+    start = set_up(black, white, [])
+    assert Judge(start, Goal("capture", ("A7",))).judge([], "A5").result == "continue"  # the judge's view
+    start.play("A5")
+    start.play("B8")
+    assert Reader(start).attack(start.point("A7"))[0] == LOSE
+    findings = review_game(set_up(black, white, ["D4"]), "black", seconds=60)
+    assert all("A5" not in f.answers for f in findings)
+
+
+def test_a_handicap_game_is_replayed_from_its_stones():
+    game = Game(9, handicap=2)  # Black's stones on G7 and C3; White moves first
+    for move in ["D5", "E5", "F5", "C7", "E6", "G2", "J9"]:
+        game.play(move)
+    finding = only(review_game(game, "white", seconds=60))
+    assert (finding.move_number, finding.kind, finding.target, finding.played) == (7, "missed-capture", "E5", "J9")
+    assert {"C3", "G7"} <= set(finding.black)
+    black = only(review_game(game, "black", seconds=60))  # Black's G2 left E5 in atari
+    assert (black.move_number, black.kind, black.target) == (6, "unsaved-atari", "E5")
 
 
 def test_no_time_no_guess():

@@ -17,8 +17,12 @@ Every claim is proven, never guessed: a finding is returned only when the judge,
 position (``Finding.position()``) and with the lessons' node budget, proves the goal achievable, judges every
 legal first move (``answers`` are all those that win, none left unknown), and proves the move played (or the
 pass) fails. A reading that runs out of budget or time drops the finding. Answers that work only by winning a
-ko drop it too: a retry puzzle hangs on no ko. ``seconds`` is a deadline for the whole review: each read gets a
-share of the time left, and the moves not reached in time are not reviewed.
+ko drop it too: a retry puzzle hangs on no ko. Two checks on top of the judge's, where the reader is known to be
+generous (found against GNU Go): each answer's line is read again at the root after the opponent's best reply
+(inside a read only the root's moves are verified), and a "save" that leaves the stones capturable at once (the
+reader counts a capture taken straight back, a snapback, as none) drops the finding. ``seconds`` is a deadline
+for the whole review: each read gets a share of the time left, and the moves not reached in time are not
+reviewed.
 
 What a teacher would point out, and what not (the rules, in the order they are applied):
 
@@ -171,7 +175,10 @@ def _scan(game: Game, child: int, clock: _Clock) -> list[_Candidate]:
         if mover == child:
             if clock.out():
                 break
-            hit = _MoveReview(replay, child, point, number, told, quiet, clock).candidate()
+            try:
+                hit = _MoveReview(replay, child, point, number, told, quiet, clock).candidate()
+            except IllegalMove:
+                hit = None  # a move only a record's own rules allowed (a suicide): no puzzle on these rules
             if hit is not None:
                 found.append(hit)
                 ch = hit.judge.start.chain_of[hit.target]
