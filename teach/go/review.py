@@ -39,7 +39,8 @@ What a teacher would point out, and what not (the rules, in the order they are a
   goal, the game is over, there is nothing to retry); a position where an answer would repeat an earlier position
   of the game (superko).
 - A chain is told once: at the first move that missed it (capturing it, or saving it); the same stones missed
-  again at the next moves are not told again.
+  again at the next moves are not told again (not even when the first finding's answers could not all be
+  proven in time and it was dropped: the review then stays silent about that chain).
 - At most ``MAX_FINDINGS`` per game: the biggest chains when there are more, then in the order of the game.
 
 The puzzle's position is the stones only, Chinese rules, the child to move, no capture goal: a capture game's
