@@ -103,6 +103,24 @@ def proofs_run_command() -> None:
     click.echo(f"{ran} proof{'s' if ran != 1 else ''} run")
 
 
+@cli.group("reviews")
+def reviews_group() -> None:
+    """The queue of finished games waiting for their review (the captures a kid missed)."""
+
+
+@reviews_group.command("run")
+def reviews_run_command() -> None:
+    """Review every finished game waiting, one at a time, each within REVIEW_DEADLINE_SECONDS; print how each
+    ended (how many findings, or why none)."""
+    from teach.web import reviews
+
+    ran = 0
+    while (status := reviews.run_next()) is not None:
+        ran += 1
+        click.echo(f"review {ran}: {status}")
+    click.echo(f"{ran} review{'s' if ran != 1 else ''} run")
+
+
 from teach.lessons.cli import lessons_group  # noqa: E402  (after `cli` exists; the group imports lazily)
 
 cli.add_command(lessons_group)

@@ -29,9 +29,7 @@ pytestmark = needs_chromium
 
 @pytest.fixture
 def played(demo):
-    """明明's finished game (reviewed: by the engine's review where it is installed) and its missed capture."""
-    from teach.go import Game
-    from teach.go.judge import Goal, Judge
+    """明明's finished game, reviewed by the engine's review, and the missed capture it found."""
     from teach.models import MissedCapture, PlayedGame, User, utcnow
     from teach.web import reviews
     from teach.web.extensions import db
@@ -47,15 +45,7 @@ def played(demo):
         db.session.add(game)
         db.session.commit()
         game_id = game.id  # the review closes the session: the row is read again after it
-        if reviews.available():
-            reviews.run_queue()
-        else:
-            position = Game(9)
-            position.setup(black=FINDING["black"], white=FINDING["white"])
-            judge = Judge(position, Goal("capture", ("D5",)))
-            assert judge.judge([], "D4").result == "correct" and judge.judge([], "H1").result == "wrong"
-            stamp = reviews.claim_game(game_id)
-            assert reviews.finish(game_id, stamp, [FINDING]) == "done"
+        reviews.run_queue()
         missed = db.session.scalar(sa.select(MissedCapture).where(MissedCapture.game_id == game_id,
                                                                   MissedCapture.move_number == 7))
         assert missed is not None and "D4" in missed.answers

@@ -34,6 +34,7 @@ import sqlalchemy as sa
 from flask import Flask, current_app
 from sqlalchemy.exc import IntegrityError
 
+from teach.go.review import review_game
 from teach.models import REVIEW_KINDS, MissedCapture, PlayedGame, utcnow
 from teach.web.extensions import db
 
@@ -52,19 +53,8 @@ def setting(name: str):
     return current_app.config.get(name, DEFAULTS[name])
 
 
-def available() -> bool:
-    """Whether this installation has the review (``teach.go.review``)."""
-    try:
-        import teach.go.review  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def review(game, color: str, seconds: float) -> list:
-    """The one call to the engine's review, imported here so the app runs where it is missing."""
-    from teach.go.review import review_game
-
+    """The one call to the engine's review (in the child process)."""
     return review_game(game, color, seconds=seconds)
 
 
@@ -253,7 +243,7 @@ def ensure_runner(app: Flask | None = None) -> bool:
     of its own, and the machine's cores serve kids first); an idle runner is told to look again. False when the
     runner is turned off or this installation has no review."""
     app = app or current_app._get_current_object()
-    if not app.config.get("REVIEW_RUNNER", DEFAULTS["REVIEW_RUNNER"]) or not available():
+    if not app.config.get("REVIEW_RUNNER", DEFAULTS["REVIEW_RUNNER"]):
         return False
     with _lock:
         runner = app.extensions.setdefault("teach.reviews", _Runner())
