@@ -84,19 +84,19 @@ def _number(x: Fraction) -> str:
     return str(int(x)) if x.denominator == 1 else str(float(x))
 
 
-def area(board: list[int], size: int, nb) -> tuple[Fraction, Fraction]:
-    """Stones plus the empty points each side surrounds; empty regions touching both are split in half."""
-    black = Fraction(board.count(BLACK))
-    white = Fraction(board.count(WHITE))
+def owners(board: list[int], size: int, nb) -> list[int]:
+    """Who each point belongs to in the count: a stone to its colour, an empty point to the one colour that
+    surrounds its empty region, EMPTY when the region touches both colours (or none)."""
+    owner = board[:]
     seen = [False] * len(board)
     for start, c in enumerate(board):
         if c != EMPTY or seen[start]:
             continue
-        region, borders, stack = 0, set(), [start]
+        region, borders, stack = [], set(), [start]
         seen[start] = True
         while stack:
             p = stack.pop()
-            region += 1
+            region.append(p)
             for q in nb[p]:
                 cq = board[q]
                 if cq == EMPTY:
@@ -105,14 +105,19 @@ def area(board: list[int], size: int, nb) -> tuple[Fraction, Fraction]:
                         stack.append(q)
                 else:
                     borders.add(cq)
-        if borders == {BLACK}:
-            black += region
-        elif borders == {WHITE}:
-            white += region
-        else:
-            black += Fraction(region, 2)
-            white += Fraction(region, 2)
-    return black, white
+        if len(borders) == 1:
+            (side,) = borders
+            for p in region:
+                owner[p] = side
+    return owner
+
+
+def area(board: list[int], size: int, nb) -> tuple[Fraction, Fraction]:
+    """Stones plus the empty points each side surrounds; points that belong to neither (dame, the regions
+    touching both colours) are split in half, so the two counts always add up to the whole board."""
+    owner = owners(board, size, nb)
+    shared = Fraction(owner.count(EMPTY), 2)
+    return owner.count(BLACK) + shared, owner.count(WHITE) + shared
 
 
 def score(game: "Game", dead: Iterable[str] = ()) -> Score:
