@@ -261,7 +261,7 @@ def _view(row: PlayedGame, game) -> dict:
         "ply": row.ply, "state": row.state, "to_move": to_move, "captures": caps,
         "players": {c: _player(row, c) for c in ("black", "white")},
         "turn": _turn_text(row, to_move) if row.state == "playing" else "",
-        "goal": row.capture_goal, "last": _last_point(row), "result": row.result, "winner": row.winner,
+        "goal": row.capture_goal, "last": _last_point(row), "game_result": row.result, "winner": row.winner,
         "banner": _banner(row, game) if row.state == "finished" else None,
     }
 
