@@ -153,6 +153,7 @@
     document.getElementById("banner-title").textContent = b.title;
     document.getElementById("banner-reason").textContent = b.reason;
     document.getElementById("banner-result").textContent = b.result || "";
+    document.getElementById("banner-referee").textContent = b.referee || "";
     if (data.milestones && data.milestones.length) {
       var won = document.getElementById("stickers-won");
       won.textContent = data.milestones.map(function (m) { return m.glyph + " " + m.name; }).join("  ");
@@ -160,7 +161,7 @@
     }
     banner.hidden = false;
     var panel = document.getElementById("count-panel");
-    if (panel) panel.querySelector(".actions").hidden = true;
+    if (panel) panel.hidden = true;  // the banner says it all now
     beep(b.mood !== "lose");
     speak(b.title + " " + b.reason);
     banner.scrollIntoView({behavior: "smooth", block: "center"});

@@ -114,6 +114,24 @@ def test_a_kid_with_white_against_the_computer_sees_its_first_move(app, kid, cli
     assert row.ply == 1 and len(row.moves) == 1 and game_of(row).to_play == "white"
 
 
+def test_with_handicap_stones_the_computer_as_white_moves_first_and_there_is_no_komi(app, kid, client):
+    row = row_of(app, new_game(client, {**FRIEND_9, "who": "1", "handicap": "2"}))
+    game = game_of(row)
+    assert row.komi == 0 and row.ply == 1 and game.to_play == "black"
+    assert sum(line.count("X") for line in game.board_rows()) == 2
+    assert sum(line.count("O") for line in game.board_rows()) == (0 if row.moves == ["pass"] else 1)
+
+
+def test_a_record_changed_outside_the_app_is_not_played_on(app, kid, client):
+    game_id = new_game(client, FRIEND_9)
+    with app.app_context():
+        db.session.get(PlayedGame, game_id).moves = ["D4", "D4"]
+        db.session.get(PlayedGame, game_id).ply = 2
+        db.session.commit()
+    assert client.get(f"/play/{game_id}").status_code == 404
+    assert play(client, game_id, "E5", 2).status_code == 404
+
+
 def test_the_map_and_the_menu_lead_to_the_play_pages(kid, client):
     page = client.get("/learn/").get_data(as_text=True)
     assert 'href="/play/"' in page and "下棋" in page
@@ -297,7 +315,8 @@ def test_done_counting_stores_the_result_and_gives_the_counting_sticker(app, kid
     assert client.post(f"/play/{game_id}/count/done", json={"ply": ply}).status_code == 409
     assert client.post(f"/play/{game_id}/count", json={"point": "E7", "ply": ply}).status_code == 409
     page = client.get(f"/play/{game_id}").get_data(as_text=True)
-    assert "妈妈赢了" not in page and "明明赢了" in page
+    assert "妈妈赢了" not in page and "明明赢了" in page and "黑45子，归本数40½，贴3¾子，黑胜¾子" in page
+    assert 'id="count-panel"' not in page
 
 
 def test_players_who_do_not_agree_keep_playing_and_count_again(app, kid, client):

@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_login import current_user
 
 from teach.go import IllegalMove, bot
@@ -192,8 +193,13 @@ def _own_game_or_404(game_id: int) -> PlayedGame:
 
 
 def _position(row: PlayedGame):
-    """The game on record as the engine's Game, ready for the next move (play goes on after a disputed count)."""
-    game = game_of(row)
+    """The game on record as the engine's Game, ready for the next move (play goes on after a disputed count).
+    A record changed outside the app so that it no longer replays is not played on: 404."""
+    try:
+        game = game_of(row)
+    except BrokenRecord:
+        current_app.logger.warning("played game %s no longer replays", row.id)
+        abort(404)
     if row.state == "playing" and row.kind == "full" and game.end_reason == "passes":
         game.resume()
     return game
@@ -203,11 +209,7 @@ def _position(row: PlayedGame):
 @kid_required
 def game(game_id: int):
     row = _own_game_or_404(game_id)
-    try:
-        game = _position(row)
-    except BrokenRecord:
-        current_app.logger.warning("played game %s no longer replays", row.id)
-        abort(404)
+    game = _position(row)
     view = _view(row, game)
     count = _count_view(row, game, row.dead or []) if row.state == "counting" else None
     board = count["board"] if count else render_board(
@@ -283,11 +285,17 @@ def _banner(row: PlayedGame, game) -> dict:
         reason = _("%(name)s resigned.", name=_player(row, loser)["name"])
     elif row.kind == "capture" and winner is not None:
         n = game.captures[winner]
-        reason = _("%(name)s captured %(n)d stones first.", name=_player(row, winner)["name"], n=n) \
+        reason = ngettext("%(name)s captured %(num)d stone first.", "%(name)s captured %(num)d stones first.", n,
+                          name=_player(row, winner)["name"]) \
             if game.end_reason == "captures" else _("Both passed: more captures wins.")
-    elif row.kind == "full" and row.result:
+    referee = ""
+    if row.kind == "full" and row.result and not row.result.endswith("+R"):
+        from teach.go import counting
+
         reason = _count_sentence(row.result)
-    return {"title": title, "mood": mood, "reason": reason, "result": row.result,
+        counted = counting.count(game, row.dead or [])
+        referee = counted.referee_zh() if g.lang == "zh" else counted.referee_en()
+    return {"title": title, "mood": mood, "reason": reason, "result": row.result, "referee": referee,
             "glyph": "🎉" if mood == "win" else "🤝" if mood == "draw" else "💪"}
 
 
@@ -552,7 +560,7 @@ def resume(game_id: int):
     row, data, answer = _counting_row_or_answer(game_id, frozenset({"ply"}), need_point=False)
     if answer is not None:
         return answer
-    game = game_of(row)
+    game = _position(row)
     game.resume()
     moves = list(row.moves)
     if _computer_plays(row) and game.to_play != row.kid_color:
