@@ -156,7 +156,13 @@
     document.getElementById("banner-referee").textContent = b.referee || "";
     if (data.milestones && data.milestones.length) {
       var won = document.getElementById("stickers-won");
-      won.textContent = data.milestones.map(function (m) { return m.glyph + " " + m.name; }).join("  ");
+      won.textContent = "";
+      data.milestones.forEach(function (m) {
+        var chip = document.createElement("span");
+        chip.className = "sticker-won";
+        chip.textContent = m.glyph + " " + m.name;
+        won.appendChild(chip);
+      });
       won.hidden = false;
     }
     banner.hidden = false;
@@ -179,7 +185,9 @@
   }
   function answered(data, point) {
     if (data.result === "signed-out") { signedOut(data); return; }
-    if (data.result === "illegal" || data.result === "error") { busy = false; say(data.message, false); beep(false); return; }
+    if (data.result === "illegal" || data.result === "error") {
+      busy = false; say(data.message, false); beep(false); speak(data.message); return;
+    }
     if (data.result === "stale") { busy = false; setRows(data.rows, data.last); update(data); say(data.message); return; }
     setRows(data.kid_rows || data.rows, point === "pass" ? null : point);
     beep(true);
@@ -192,8 +200,13 @@
         setRows(data.rows, data.reply === "pass" ? null : data.reply);
         busy = false; update(data);
       }, 700);
-      if (thinking && data.state === "playing") thinking.textContent = "…";
-    } else { busy = false; update(data); }
+      if (thinking && data.thinking) thinking.textContent = data.thinking;
+      document.getElementById("turn-stone").className = "turn-stone " + (data.side === "black" ? "white" : "black");
+    } else {
+      busy = false; update(data);
+      // two players on one tablet: say whose turn it is now, for a child who cannot read yet
+      if (root.dataset.computer === "0" && data.state === "playing") speak(data.turn);
+    }
   }
   function move(point) {
     if (busy || state !== "playing") return;

@@ -192,7 +192,7 @@ def test_the_kid_s_move_and_the_computer_s_reply_are_one_write(app, kid, client)
     game_id = new_game(client, {**CAPTURE_VS_MOUSE, "size": "9", "goal": "5"}, seed=3)
     body = play(client, game_id, "E5", 0).get_json()
     assert body["move"] == "E5" and body["reply"] and body["ply"] == 2 and body["to_move"] == "black"
-    assert body["kid_rows"][4][4] == "X" and body["turn"] == "轮到你了！"
+    assert body["kid_rows"][4][4] == "X" and body["turn"] == "轮到你了！" and body["thinking"] == "小老鼠在想……"
     row = row_of(app, game_id)
     assert row.moves == ["E5", body["reply"]]
 

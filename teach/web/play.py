@@ -367,8 +367,22 @@ def _move_name(game, move) -> str | None:
 @bp.post("/<int:game_id>/move")
 @kid_required
 def move(game_id: int):
-    """Play the kid's move (in pass and play: the side to move) and the computer's reply. Body:
-    ``{"move": "D4" | "pass", "ply": moves the page has seen}`` or ``{"resign": true, "ply": n}``."""
+    """Play the kid's move (in pass and play: the side to move) and the computer's reply.
+
+    Body: ``{"move": "D4" | "pass", "ply": moves the page has seen}`` or ``{"resign": true, "ply": n}``; any
+    other field or type is 400 (``result: "error"``). Answers (JSON, always with ``message`` in kid words):
+
+    - 200 ``result: "ok"``: ``move``, ``reply`` (the computer's move, ``pass``, or None), ``side`` (who moved),
+      ``kid_rows`` (board after the kid's move), ``rows`` (after the reply), ``captured``, ``thinking``, then the
+      game: ``ply``, ``state`` (playing | counting | finished), ``to_move``, ``turn`` (whose turn, in words),
+      ``players``, ``captures`` ({"black": stones Black took, "white": ...}), ``goal``, ``last``, ``game_result``
+      (SGF RE), ``winner``, ``banner`` (the end in kid words, when finished), ``milestones`` (new stickers),
+      ``reload`` (true when the count screen opens).
+    - 200 ``result: "illegal"`` with ``reason`` occupied | suicide | ko | superko; 400 for a point off the board.
+    - 409 ``result: "stale"`` with the game on record: the ply moved on (a double tap, another tab), the game is
+      being counted or is over.
+    - 503 ``result: "error"``: the computer could not answer; nothing was stored.
+    """
     row = _own_game_or_404(game_id)
     data = json_body()
     if not data.keys() <= MOVE_FIELDS or not _valid_ply(data.get("ply")) \
@@ -423,6 +437,8 @@ def _store(row: PlayedGame, game, seen: int, moves: list[str], move: str | None,
     db.session.commit()
     body = _state_answer(row, game, "ok", milestones=won, move=move, reply=reply, side=side,
                          kid_rows=kid_rows or game.board_rows(), captured=list(captured))
+    if reply is not None:  # shown while the page waits a moment before drawing the reply
+        body["thinking"] = _turn_text(row, "white" if side == "black" else "black")
     if reply == "pass":
         body["message"] = messages.computer_passed()
     return jsonify(body)
