@@ -221,6 +221,36 @@ def test_the_same_tap_twice_or_from_two_tabs_is_played_once(app, kid, client):
     assert row_of(app, game_id).moves == ["D4"]
 
 
+def test_taps_sent_at_the_same_moment_play_one_move(app, kid, client):
+    import threading
+
+    game_id = new_game(client, FRIEND_9)
+    token = client.csrf_token()
+    cookie = client.get_cookie("session").value
+    answers, start = [], threading.Barrier(4)
+
+    def tap(point):
+        other = app.test_client()
+        other.set_cookie("session", cookie)
+        start.wait()
+        answers.append(other.post(f"/play/{game_id}/move", json={"move": point, "ply": 0},
+                                  headers={"X-CSRFToken": token}).status_code)
+
+    threads = [threading.Thread(target=tap, args=(p,)) for p in ("D4", "D4", "E5", "F6")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(answers) == [200, 409, 409, 409]
+    assert len(row_of(app, game_id).moves) == 1
+
+
+def test_an_unfinished_game_is_offered_on_the_start_page(app, kid, client):
+    game_id = new_game(client, FRIEND_9)
+    page = client.get("/play/").get_data(as_text=True)
+    assert f'href="/play/{game_id}"' in page and "接着下" in page
+
+
 def test_against_the_computer_a_stale_tab_plays_nothing(app, kid, client):
     game_id = new_game(client, {**CAPTURE_VS_MOUSE, "goal": "5"}, seed=2)
     assert play(client, game_id, "D4", 0).status_code == 200
