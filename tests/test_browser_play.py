@@ -39,6 +39,7 @@ def signed_in_page(browser, server, app, device: str, lang: str):
     for picture in ("cat", "fish", "moon"):
         page.click(f"button[data-picture={picture}]")
     page.wait_for_url("**/learn/")
+    shot(page, f"map-{device}-{lang}")
     page.click("a[data-play-door]")
     page.wait_for_url("**/play/")
     return context, page
@@ -100,6 +101,7 @@ def test_a_kid_beats_the_little_mouse_at_the_capture_game_and_gets_the_sticker(s
     shot(page, f"capture-won-{device}-{lang}")
     page.goto(server + "/learn/stickers")
     assert ("赢了小老鼠" if lang == "zh" else "Beat the Little Mouse") in page.locator(".stickers").inner_text()
+    shot(page, f"stickers-{device}-{lang}")
     context.close()
 
 
