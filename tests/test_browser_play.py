@@ -147,3 +147,21 @@ def test_a_whole_game_ends_with_two_passes_and_is_counted_by_tapping(server, bro
     page.wait_for_timeout(600)
     shot(page, f"counted-{device}-{lang}")
     context.close()
+
+
+@pytest.mark.parametrize("device, lang", [("phone", "zh")])
+def test_a_handicap_game_on_the_bigger_board_starts_with_the_computer_s_move(server, browser, demo, device, lang):
+    context, page = signed_in_page(browser, server, demo, device, lang)
+    tap(page, device, "label.pick:has(input[name=kind][value=full])")
+    tap(page, device, "fieldset[data-kind=full] label.pick:has(input[name=size][value='13'])")
+    assert page.locator("#choose-handicap label.pick:has(input[value='5'])").is_visible()
+    tap(page, device, "#choose-handicap label.pick:has(input[value='3'])")
+    tap(page, device, "label.pick[data-level='4']")
+    tap(page, device, "#start")
+    page.wait_for_selector("#play-game")
+    assert page.locator("g.pt.black").count() == 3 and page.locator("g.pt.white").count() == 1
+    assert "让3子" in page.locator(".game-title").inner_text()
+    assert "now" in page.locator(".player.black").get_attribute("class")
+    no_sideways_scroll(page)
+    shot(page, f"handicap-{device}-{lang}")
+    context.close()
