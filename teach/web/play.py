@@ -471,10 +471,21 @@ def _stickers(row: PlayedGame, counted: bool = False) -> list[dict]:
 
 
 # ---------------------------------------------------------------------- counting
-def _proposal(game) -> list[str]:
-    from teach.go import counting
+PROPOSAL_SECONDS = 2.0  # the status reader's time for the whole board, shared among its groups
+PROPOSAL_NODES = 1_000  # per group: enough for the small groups a kid's game leaves dead
 
-    return sorted(counting.proposal(game), key=game.sort_key)
+
+def _proposal(game) -> list[str]:
+    """The dead stones the status reader proposes (what ``counting.proposal`` does), within a budget for the
+    whole board: with its own budget per group, a 13x13 or 19x19 game that kids end early (many small groups)
+    takes 15 to 70 seconds, far past what a tap may wait (and a worker's timeout). A group the reader cannot
+    settle in its share stays alive for the players to mark."""
+    from teach.go import status
+    from teach.go.search import Budget
+
+    groups = len(status.dragons(game)) or 1
+    limits = Budget(nodes=PROPOSAL_NODES, seconds=max(0.02, PROPOSAL_SECONDS / groups))
+    return sorted((game.name(p) for p in status.estimate(game, limits).dead), key=game.sort_key)
 
 
 def _count_view(row: PlayedGame, game, dead: list[str]) -> dict:
