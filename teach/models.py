@@ -374,6 +374,8 @@ class PlayedGame(db.Model):
     result: Mapped[str | None] = mapped_column(sa.String(20))
     winner: Mapped[str | None] = mapped_column(sa.String(5))  # black | white | None (a draw, or not over)
     reviewed: Mapped[bool] = mapped_column(default=False)  # the review has looked for missed captures
+    # when a review runner claimed the game (None: waiting); a claim older than the review's deadline is stale
+    review_started_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     finished_at: Mapped[datetime | None]

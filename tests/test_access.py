@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from teach.models import (Assignment, Attempt, Group, LessonProgress, LinkInvitation, Membership, ParentLink,
-                          ProofJob, StickerAward, TeacherInvitation, TeacherLesson, User)
+from teach.models import (Assignment, Attempt, Group, LessonProgress, LinkInvitation, Membership, MissedCapture,
+                          ParentLink, PlayedGame, ProofJob, StickerAward, TeacherInvitation, TeacherLesson, User)
 from teach.web.extensions import db
 
 ANON, KID, OTHER_KID, TEACHER, OTHER_TEACHER, PARENT, OTHER_PARENT = (
@@ -209,6 +209,16 @@ def build_world() -> dict:
                                                                   "title": {"zh": "课", "en": "Lesson"}})
     db.session.add_all([own, job, attempt, assignment, LessonProgress(kid_id=kid.id, lesson_id="web-first", step=1),
                         StickerAward(kid_id=kid.id, sticker_id="web-first-badge")])
+    # games pages: a finished, reviewed game of the kid with one missed capture to retry
+    game = PlayedGame(kid_id=kid.id, kind="full", size=9, komi=7.5, kid_color="black", opponent="computer", level=1,
+                      moves=["E5", "D5", "C5", "A1", "D6", "J9", "H1", "D4", "pass", "pass"], ply=10,
+                      state="finished", result="B+3.5", winner="black", reviewed=True)
+    db.session.add(game)
+    db.session.flush()
+    missed = MissedCapture(game_id=game.id, kid_id=kid.id, move_number=7, kind="missed-capture", size=9,
+                           black=["E5", "C5", "D6"], white=["D5", "A1", "J9"], to_play="black", goal="capture",
+                           target="D5", played="H1", answers=["D4"])
+    db.session.add(missed)
     db.session.commit()
     # a session names an account by id and its session secret (User.get_id)
     return {"users": {KID: kid.get_id(), OTHER_KID: other_kid.get_id(), TEACHER: teacher.get_id(),
@@ -217,14 +227,15 @@ def build_world() -> dict:
             "args": {"kid": kid.id, "class": klass.id, "other_class": other_class.id, "family": family.id,
                      "attempt": attempt.id, "own_lesson": own.id, "assignment": assignment.id, "code": "CAT234",
                      "today": date.today().isoformat(), "pending_link": pending.id, "invitation": invitation.id,
-                     "teacher_invitation": invited.id, "proof_job": job.id}}
+                     "teacher_invitation": invited.id, "proof_job": job.id, "game": game.id,
+                     "missed": missed.id}}
 
 
 def snapshot() -> dict:
     """Every row the pages could change."""
     tables = {}
     for model in (User, Group, Membership, ParentLink, Assignment, Attempt, LessonProgress, StickerAward,
-                  TeacherLesson, LinkInvitation, TeacherInvitation, ProofJob):
+                  TeacherLesson, LinkInvitation, TeacherInvitation, ProofJob, PlayedGame, MissedCapture):
         rows = db.session.execute(sa.select(model.__table__)).all()
         tables[model.__tablename__] = sorted(tuple(str(v) for v in row) for row in rows)
     return tables
@@ -237,9 +248,7 @@ EXPECT[("teacher.proof_job", "GET")] = ({"job_id": "{proof_job}"}, None, teacher
 
 # ---------------------------------------------------------------------- play pages
 # the kid's games: one going on (with someone at home, so no computer move changes the answer) and one being
-# counted; only that kid plays them, another kid gets 404
-from teach.models import PlayedGame  # noqa: E402
-
+# counted (besides the world's finished game); only that kid plays them, another kid gets 404
 PLAYING = {"game_id": "{play_game}"}
 COUNTING = {"game_id": "{count_game}"}
 EXPECT.update({
@@ -255,7 +264,7 @@ EXPECT.update({
     ("play.resume", "POST"): (COUNTING, {"json": {"ply": 25}}, kids_only(200, anonymous=401) | {OTHER_KID: 404}),
 })
 _WALLS = [m for col in "ABCDEFGHJ" for m in (f"{col}5", f"{col}4")] + ["E8", "E7", "D7", "pass", "F7", "pass", "pass"]
-_world_before_play, _snapshot_before_play = build_world, snapshot
+_world_before_play = build_world
 
 
 def build_world() -> dict:  # noqa: F811  (the world above, with the kid's games)
@@ -270,11 +279,24 @@ def build_world() -> dict:  # noqa: F811  (the world above, with the kid's games
     return world
 
 
-def snapshot() -> dict:  # noqa: F811
-    tables = _snapshot_before_play()
-    rows = db.session.execute(sa.select(PlayedGame.__table__)).all()
-    tables[PlayedGame.__tablename__] = sorted(tuple(str(v) for v in row) for row in rows)
-    return tables
+
+# ---------------------------------------------------------------------- games pages
+# the kid's own list and practice; a game (replay, SGF, review) for the kid, the kid's teacher and approved parent,
+# a 404 for everyone else; the retry puzzles for the kid alone
+GAME_SEEN = {ANON: KID_LOGIN, KID: 200, OTHER_KID: 404, TEACHER: 200, OTHER_TEACHER: 404, PARENT: 200,
+             OTHER_PARENT: 404}
+RETRY = dict(kids_only(200, anonymous=401), **{OTHER_KID: 404})
+EXPECT.update({
+    ("games.mine", "GET"): ({}, None, kids_only(200)),
+    ("games.practice", "GET"): ({}, None, kids_only(200)),
+    ("games.replay", "GET"): ({"game_id": "{game}"}, None, GAME_SEEN),
+    ("games.sgf", "GET"): ({"game_id": "{game}"}, None, GAME_SEEN),
+    ("games.review", "GET"): ({"game_id": "{game}"}, None, GAME_SEEN),
+    ("games.review_status", "GET"): ({"game_id": "{game}"}, None, GAME_SEEN),
+    ("games.retry_move", "POST"): ({"missed_id": "{missed}"}, {"json": {"move": "D4"}}, RETRY),
+    ("games.show_answer", "POST"): ({"missed_id": "{missed}"}, {"json": {}}, RETRY),
+    ("games.skip", "POST"): ({"missed_id": "{missed}"}, {"json": {}}, RETRY),
+})
 
 
 def _fill(value, args):

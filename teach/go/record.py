@@ -173,8 +173,9 @@ def _replay_move(game: Game, p: int | None, color: int, number: int, strict: boo
         game.to_play = COLOR_NAMES[3 - color]
 
 
-def game_to_sgf(game: Game) -> str:
-    """The game as an FF[4] record: root properties, setup nodes where setups happened, then the moves."""
+def game_to_sgf(game: Game, comment: str | None = None) -> str:
+    """The game as an FF[4] record: root properties, setup nodes where setups happened, then the moves.
+    ``comment`` becomes the root's C (the game's own note, such as the capture game's goal)."""
     size = game.size
     root = sgf.Node()
     root.set("FF", "4")
@@ -191,6 +192,8 @@ def game_to_sgf(game: Game) -> str:
             root.set(ident, value)
     if game.resigned:
         root.set("RE", f"{'W' if game.resigned == 'black' else 'B'}+R")
+    if comment:
+        root.set("C", comment)
 
     def enc(points):
         return [sgf.encode_point((p % size, p // size), size) for p in points]
@@ -218,3 +221,31 @@ def _write_setups(node: sgf.Node, setups: list, before: int, enc, root: sgf.Node
 
 def _number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def played_game_sgf(game: Game, *, black: str, white: str, result: str | None = None, date: str | None = None,
+                    name: str | None = None) -> str:
+    """A played game as a record to download: ``game_to_sgf`` with who played (PB/PW, first names: the caller
+    decides what a name is), the result (SGF's RE, e.g. ``B+3.5``, ``W+R``, ``0``), the day (DT, ``YYYY-MM-DD``)
+    and a game name (GN). The capture game is not a rule SGF knows, so its goal is said in GC and in the root
+    comment: a reader that ignores both still replays the same moves, and the record shows where the game
+    stopped."""
+    saved = dict(game.info)
+    try:
+        game.info.update(PB=black, PW=white)
+        if result:
+            game.info["RE"] = result
+        if date:
+            game.info["DT"] = date
+        if name:
+            game.info["GN"] = name
+        comment = None
+        goal = game.rules.capture_goal
+        if goal:
+            comment = f"capture game: first to capture {goal} stone{'s' if goal != 1 else ''} wins"
+            game.info["GC"] = comment
+        text = game_to_sgf(game, comment=comment)
+    finally:
+        game.info.clear()
+        game.info.update(saved)
+    return text

@@ -39,7 +39,7 @@ MILESTONES = (
     Milestone("milestone-beat-mouse", "mouse", "赢了小老鼠", "Beat the Little Mouse"),
     Milestone("milestone-beat-rabbit", "rabbit", "赢了小白兔", "Beat the Little Rabbit"),
     Milestone("milestone-beat-monkey", "monkey", "赢了小猴子", "Beat the Little Monkey"),
-    Milestone("milestone-beat-panda", "panda", "赢了大熊猫", "Beat the Panda"),
+    Milestone("milestone-beat-panda", "panda", "赢了熊猫", "Beat the Panda"),
     Milestone("milestone-beat-tiger", "tiger", "赢了老虎", "Beat the Tiger"),
     Milestone("milestone-beat-chief", "police-cat", "赢了黑猫警长", "Beat the Black Cat Police Chief"),
     Milestone("milestone-beat-owl", "owl", "赢了猫头鹰", "Beat the Wise Owl"),

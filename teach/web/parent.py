@@ -17,7 +17,7 @@ from flask_login import current_user
 
 from teach.lessons.practice import drill_names
 from teach.models import Attempt, Group, Membership, ParentLink, StickerAward, User, utcnow
-from teach.web import classroom, content, links, picture_lock
+from teach.web import classroom, content, games, links, picture_lock
 from teach.web.access import parent_required
 from teach.web.extensions import db, limiter
 
@@ -136,7 +136,7 @@ def kid_page(kid_id: int):
                    and grid.get(kid.id, a.lesson_id).finished is None]
     return render_template("parent/kid.html", kid=kid, s=_summary(kid, grid, cat), catalog=cat,
                            assignments=assignments, timeline=classroom.timeline(kid, cat)[:20],
-                           weak=classroom.weak_topics(kid, cat), now=utcnow(),
+                           weak=classroom.weak_topics(kid, cat), games=games.recent_for(kid.id), now=utcnow(),
                            **links.kid_links(kid, current_user))
 
 

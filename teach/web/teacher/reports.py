@@ -14,7 +14,7 @@ from flask import Response, abort, g, render_template, request
 from flask_login import current_user
 
 from teach.models import Assignment, Attempt, Group, User, utcnow
-from teach.web import classroom, content, links, messages
+from teach.web import classroom, content, games, links, messages
 from teach.web.access import teacher_required
 from teach.web.board import render_board, rows_after
 from teach.web.extensions import db
@@ -158,7 +158,8 @@ def kid_detail(class_id: int, kid_id: int):
                                   .order_by(Attempt.id.desc()).limit(20)).all()
     return render_template("teacher/kid.html", group=group, kid=kid, catalog=cat,
                            timeline=classroom.timeline(kid, cat), weak=classroom.weak_topics(kid, cat),
-                           attempts=attempts, now=utcnow(), **links.kid_links(kid, current_user))
+                           attempts=attempts, games=games.recent_for(kid.id), now=utcnow(),
+                           **links.kid_links(kid, current_user))
 
 
 @bp.get("/classes/<int:class_id>/kids/<int:kid_id>/attempts/<int:attempt_id>")

@@ -1,0 +1,131 @@
+// The review after a game: while the review runs, ask the server now and then whether it is done; then each
+// missed capture is a retry puzzle, its moves judged by the server (the lesson puzzles' move contract).
+(function () {
+  "use strict";
+  var review = document.getElementById("review");
+  if (!review) return;
+  var lang = review.dataset.lang;
+  var csrf = document.querySelector("meta[name=csrf-token]").content;
+  var offline = lang === "zh" ? "网络断了，再试一次。" : "No connection. Try again.";
+
+  // ---------------------------------------------------------------- waiting for the review
+  if (review.dataset.state === "waiting" || review.dataset.state === "running") {
+    var wait = 1500;
+    (function poll() {
+      setTimeout(function () {
+        fetch(review.dataset.statusUrl, {credentials: "same-origin", headers: {"Accept": "application/json"}})
+          .then(function (r) { return r.json(); })
+          .then(function (data) {
+            if (data.status === "done") window.location.reload();
+            else { wait = Math.min(wait * 1.5, 10000); poll(); }
+          })
+          .catch(function () { wait = Math.min(wait * 2, 20000); poll(); });
+      }, wait);
+    })();
+    return;
+  }
+
+  var step = document.getElementById("step");
+  if (!step) return;
+  var COLUMNS = "ABCDEFGHJKLMNOPQRST";
+  var feedback = document.getElementById("feedback");
+  var board = step.querySelector("svg.board");
+  var attempt = null, ply = 0, busy = false, done = false, startRows = null;
+
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRFToken": csrf, "Accept": "application/json"},
+      body: JSON.stringify(body || {})
+    }).then(function (r) { return r.json().catch(function () { return {result: "error", message: offline}; }); });
+  }
+  function say(message, good) {
+    feedback.textContent = message || "";
+    feedback.className = "feedback " + (good === true ? "good" : good === false ? "bad" : "");
+  }
+  function pts() { return board.querySelectorAll("g.pt"); }
+  function rows() {
+    var size = parseInt(board.dataset.size, 10), out = [];
+    for (var r = 0; r < size; r++) out.push(new Array(size).fill("."));
+    pts().forEach(function (pt) {
+      var p = pt.dataset.point, r = size - parseInt(p.slice(1), 10), c = COLUMNS.indexOf(p[0]);
+      out[r][c] = pt.classList.contains("black") ? "X" : pt.classList.contains("white") ? "O" : ".";
+    });
+    return out.map(function (r) { return r.join(""); });
+  }
+  function setRows(next, last, quiet) {
+    var size = parseInt(board.dataset.size, 10);
+    pts().forEach(function (pt) {
+      var p = pt.dataset.point, ch = next[size - parseInt(p.slice(1), 10)][COLUMNS.indexOf(p[0])];
+      var was = pt.classList.contains("black") || pt.classList.contains("white");
+      pt.classList.toggle("black", ch === "X");
+      pt.classList.toggle("white", ch === "O");
+      pt.classList.toggle("empty", ch === ".");
+      pt.classList.toggle("captured", !quiet && was && ch === ".");
+      pt.classList.toggle("last", p === last);
+    });
+  }
+  function glow(points) {
+    pts().forEach(function (pt) { pt.classList.toggle("answer", points.indexOf(pt.dataset.point) >= 0); });
+  }
+  var retry = document.getElementById("retry"), next = document.getElementById("go-next");
+  function solved(data) {
+    done = true;
+    say(data.message, true);
+    document.getElementById("show") && (document.getElementById("show").hidden = true);
+    document.getElementById("skip").hidden = true;
+    retry.hidden = true;
+    if (data.next) { next.href = data.next; next.hidden = false; next.focus(); }
+  }
+  function playMove(point) {
+    if (busy || done) return;
+    busy = true;
+    post(step.dataset.moveUrl, {move: point, attempt: attempt, ply: ply}).then(function (data) {
+      busy = false;
+      if (data.result === "signed-out") { say(data.message, false); setTimeout(function () { window.location = data.login; }, 2000); return; }
+      if (data.result === "illegal" || data.result === "error") { say(data.message, false); return; }
+      if (data.result === "stale") { setRows(data.rows); attempt = data.attempt; ply = data.ply; say(data.message); return; }
+      setRows(data.rows, point);
+      glow([]);
+      var after = function () {
+        if (data.reply_rows) setRows(data.reply_rows, data.reply);
+        if (data.result === "correct") solved(data);
+        else if (data.result === "wrong") { say(data.message, false); retry.hidden = false; done = true; }
+        else { say(data.message, true); attempt = data.attempt; ply = data.ply; }
+      };
+      if (data.reply_rows) { busy = true; setTimeout(function () { busy = false; after(); }, 650); } else after();
+    }).catch(function () { busy = false; say(offline, false); });
+  }
+  function reset() { setRows(startRows, null, true); attempt = null; ply = 0; done = false; retry.hidden = true; say(""); }
+  retry.addEventListener("click", reset);
+  var show = document.getElementById("show");
+  if (show) show.addEventListener("click", function () {
+    post(step.dataset.showUrl).then(function (data) {
+      if (done) reset();
+      glow(data.answers || []);
+      say(data.message, true);
+    }).catch(function () { say(offline, false); });
+  });
+  document.getElementById("skip").addEventListener("click", function () {
+    post(step.dataset.skipUrl).then(function (data) { if (data.next) window.location = data.next; })
+      .catch(function () { say(offline, false); });
+  });
+  var readAloud = document.getElementById("read-aloud");
+  if (readAloud) readAloud.addEventListener("click", function () {
+    if (!window.speechSynthesis) return;
+    speechSynthesis.cancel();
+    var u = new SpeechSynthesisUtterance(document.getElementById("instruction").textContent + " " + feedback.textContent);
+    u.lang = lang === "zh" ? "zh-CN" : "en-US";
+    u.rate = 0.9;
+    speechSynthesis.speak(u);
+  });
+  if (board) {
+    startRows = rows();
+    pts().forEach(function (pt) {
+      pt.addEventListener("click", function () { playMove(pt.dataset.point); });
+      pt.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); playMove(pt.dataset.point); }
+      });
+    });
+  }
+})();
