@@ -147,6 +147,7 @@
   }
   function showBanner(data) {
     if (!data.banner) return;
+    root.querySelectorAll(".player").forEach(function (p) { p.classList.toggle("won", p.dataset.color === data.winner); });
     var b = data.banner, banner = document.getElementById("banner");
     banner.className = "banner card " + b.mood;
     document.getElementById("banner-glyph").textContent = b.glyph;

@@ -94,6 +94,7 @@ def test_a_kid_beats_the_little_mouse_at_the_capture_game_and_gets_the_sticker(s
         page.wait_for_url(lambda url: url.rstrip("/").rsplit("/", 1)[1] != str(game_id))
     assert "win" in banner.get_attribute("class"), "the beginner's plan beats the mouse in five games"
     assert ("你赢了" if lang == "zh" else "You won") in page.locator("#banner-title").inner_text()
+    assert "won" in page.locator(".player.black").get_attribute("class")  # the kid's side, crowned
     won = page.locator("#stickers-won").inner_text()
     assert ("赢了小老鼠" if lang == "zh" else "Beat the Little Mouse") in won
     page.wait_for_timeout(1900)  # the celebration has hopped
