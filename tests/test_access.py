@@ -246,6 +246,40 @@ def snapshot() -> dict:
 EXPECT[("teacher.proof_job", "GET")] = ({"job_id": "{proof_job}"}, None, teacher_only(200))
 
 
+# ---------------------------------------------------------------------- play pages
+# the kid's games: one going on (with someone at home, so no computer move changes the answer) and one being
+# counted (besides the world's finished game); only that kid plays them, another kid gets 404
+PLAYING = {"game_id": "{play_game}"}
+COUNTING = {"game_id": "{count_game}"}
+EXPECT.update({
+    ("play.start", "GET"): ({}, None, kids_only(200)),
+    ("play.new", "POST"): ({}, {"kind": "capture", "size": "7", "goal": "1", "who": "friend", "color": "black"},
+                           kids_only(302)),
+    ("play.game", "GET"): (PLAYING, None, kids_only(200) | {OTHER_KID: 404}),
+    ("play.move", "POST"): (PLAYING, {"json": {"move": "D4", "ply": 0}}, kids_only(200, anonymous=401)
+                            | {OTHER_KID: 404}),
+    ("play.count", "POST"): (COUNTING, {"json": {"point": "E7", "ply": 25}}, kids_only(200, anonymous=401)
+                             | {OTHER_KID: 404}),
+    ("play.count_done", "POST"): (COUNTING, {"json": {"ply": 25}}, kids_only(200, anonymous=401) | {OTHER_KID: 404}),
+    ("play.resume", "POST"): (COUNTING, {"json": {"ply": 25}}, kids_only(200, anonymous=401) | {OTHER_KID: 404}),
+})
+_WALLS = [m for col in "ABCDEFGHJ" for m in (f"{col}5", f"{col}4")] + ["E8", "E7", "D7", "pass", "F7", "pass", "pass"]
+_world_before_play = build_world
+
+
+def build_world() -> dict:  # noqa: F811  (the world above, with the kid's games)
+    world = _world_before_play()
+    kid_id = world["args"]["kid"]
+    common = {"kid_id": kid_id, "kind": "full", "size": 9, "komi": 7.5, "kid_color": "black", "opponent": "friend"}
+    playing = PlayedGame(**common, moves=[], ply=0, state="playing", dead=[])
+    counting = PlayedGame(**common, moves=_WALLS, ply=len(_WALLS), state="counting", dead=["E7"])
+    db.session.add_all([playing, counting])
+    db.session.commit()
+    world["args"].update(play_game=playing.id, count_game=counting.id)
+    return world
+
+
+
 # ---------------------------------------------------------------------- games pages
 # the kid's own list and practice; a game (replay, SGF, review) for the kid, the kid's teacher and approved parent,
 # a 404 for everyone else; the retry puzzles for the kid alone

@@ -23,9 +23,11 @@ WORDS = {
 
 
 def render_board(rows: list[str], *, lang: str = "zh", marks=None, labels: dict[str, str] | None = None,
-                 playable: bool = False, last: str | None = None) -> Markup:
+                 playable: bool = False, last: str | None = None,
+                 point_classes: dict[str, list[str]] | None = None) -> Markup:
     """``rows``: the engine's board rows (top row first, X/O/.). ``marks``: the lesson's Marks (or None).
-    ``labels``: point -> letter. ``playable``: points are buttons the kid can tap."""
+    ``labels``: point -> letter. ``playable``: points are buttons the kid can tap. ``point_classes``: point ->
+    extra classes of its ``g`` (the count screen's dead stones and owners)."""
     size = len(rows)
     words = WORDS.get(lang, WORDS["en"])
     span = CELL * (size - 1)
@@ -58,6 +60,8 @@ def render_board(rows: list[str], *, lang: str = "zh", marks=None, labels: dict[
             state = {"X": "black", "O": "white"}.get(ch, "empty")
             x, y = MARGIN + col * CELL, MARGIN + r * CELL
             classes = ["pt", state] + [f"m-{m}" for m in mark_of.get(name, ())]
+            if point_classes and name in point_classes:
+                classes += point_classes[name]
             if name == last:
                 classes.append("last")
             label = f"{name}, {words[state]}"

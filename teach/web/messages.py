@@ -76,3 +76,46 @@ def quiz_wrong(ask: str) -> str:
     if ask in ("liberties", "forbidden", "tap"):
         return _("Not quite. Look at every point again!")
     return _("Not quite. Have another look!")
+
+
+# ---------------------------------------------------------------------- playing a game (the play pages)
+GAME_ILLEGAL = {
+    "occupied": lambda: _("There is already a stone there. Pick an empty point!"),
+    "suicide": lambda: _("This point has no roads left: you cannot play here."),
+    "ko": lambda: _("A stone was just taken here: play somewhere else first, then you may take back."),
+    "superko": lambda: _("That would bring back the same board again, so it is not allowed."),
+    "game-over": lambda: _("This game is over."),
+}
+
+
+def game_illegal(reason: str | None) -> str:
+    """Why the rules refuse a move in a game, in kid words."""
+    return GAME_ILLEGAL.get(reason or "", ILLEGAL["off-board"])()
+
+
+def game_over() -> str:
+    return _("This game is over. Start a new one!")
+
+
+def counting_now() -> str:
+    return _("We are counting now: tap the dead stones, then press done.")
+
+
+def board_changed() -> str:
+    return _("The board changed (another tap or another window): here it is now.")
+
+
+def not_your_turn() -> str:
+    return _("Wait a moment: it is not your turn.")
+
+
+def computer_failed() -> str:
+    return _("The computer got stuck thinking. Please try that move again.")
+
+
+def computer_passed() -> str:
+    return _("The computer passed. If you think the game is finished, pass too.")
+
+
+def tap_a_stone() -> str:
+    return _("Tap a stone to mark it dead or alive.")

@@ -33,6 +33,17 @@ MILESTONES = (
     Milestone("milestone-five-lessons", "trophy", "学完五课", "Five lessons done"),
     Milestone("milestone-ten-practice", "rocket", "练习十题", "Ten practice puzzles"),
     Milestone("milestone-week", "rainbow", "练了七天", "A week of practice"),
+    # the play pages: a capture game won, the first win over each computer level, the first counted game
+    Milestone("milestone-capture-game", "crown", "第一次赢吃子游戏", "First capture game won"),
+    Milestone("milestone-counted-game", "abacus", "第一次数子", "First game counted"),
+    Milestone("milestone-beat-mouse", "mouse", "赢了小老鼠", "Beat the Little Mouse"),
+    Milestone("milestone-beat-rabbit", "rabbit", "赢了小白兔", "Beat the Little Rabbit"),
+    Milestone("milestone-beat-monkey", "monkey", "赢了小猴子", "Beat the Little Monkey"),
+    Milestone("milestone-beat-panda", "panda", "赢了熊猫", "Beat the Panda"),
+    Milestone("milestone-beat-tiger", "tiger", "赢了老虎", "Beat the Tiger"),
+    Milestone("milestone-beat-chief", "police-cat", "赢了黑猫警长", "Beat the Black Cat Police Chief"),
+    Milestone("milestone-beat-owl", "owl", "赢了猫头鹰", "Beat the Wise Owl"),
+    Milestone("milestone-beat-dragon", "dragon", "赢了小龙", "Beat the Dragon"),
 )
 BY_ID = {m.id: m for m in MILESTONES}
 
@@ -144,4 +155,37 @@ def award(kid_id: int, catalog, answer: Answer, memo) -> list[Milestone]:
         memo["week_checked"] = today
     if sorted(held) != list(memo.get("milestones_held", ())):
         memo["milestones_held"] = sorted(held)
+    return new
+
+
+# ---------------------------------------------------------------------- games (the play pages)
+def game_milestones(*, kind: str, kid_won: bool, level_slug: str | None, counted: bool) -> set[str]:
+    """The play milestones a finished game reaches: a capture game the kid won, a win over a computer level
+    (``level_slug``, None for a game with someone at home), a game counted to the end (whoever won)."""
+    out = set()
+    if kid_won and kind == "capture":
+        out.add("milestone-capture-game")
+    if kid_won and level_slug is not None and f"milestone-beat-{level_slug}" in BY_ID:
+        out.add(f"milestone-beat-{level_slug}")
+    if counted:
+        out.add("milestone-counted-game")
+    return out
+
+
+def award_ids(kid_id: int, ids: set[str]) -> list[Milestone]:
+    """Award the milestones ``ids`` the kid does not hold yet (each once: the unique constraint decides between
+    two tabs); returns the new ones."""
+    if not ids:
+        return []
+    with db.session.no_autoflush:
+        held = set(db.session.scalars(sa.select(StickerAward.sticker_id).where(
+            StickerAward.kid_id == kid_id, StickerAward.sticker_id.in_(sorted(ids)))))
+    new = []
+    for milestone_id in sorted(ids - held):
+        try:
+            with db.session.begin_nested():
+                db.session.add(StickerAward(kid_id=kid_id, sticker_id=milestone_id))
+        except sa.exc.IntegrityError:  # the same sticker from another tab at the same moment
+            continue
+        new.append(BY_ID[milestone_id])
     return new

@@ -19,6 +19,9 @@ PICTURES = {
     "candy": ("🍬", _l("candy")), "drum": ("🥁", _l("drum")), "bell": ("🔔", _l("bell")),
     "lantern": ("🏮", _l("lantern")), "boat": ("⛵", _l("boat")), "train": ("🚂", _l("train")),
     "castle": ("🏰", _l("castle")), "treasure": ("💎", _l("treasure")),
+    # the computer's characters on the play pages, and the counting sticker
+    "monkey": ("🐵", _l("monkey")), "owl": ("🦉", _l("owl")), "police-cat": ("🐈‍⬛", _l("police cat")),
+    "abacus": ("🧮", _l("abacus")),
 }
 
 

@@ -28,9 +28,14 @@ def new_game(size: int, komi: float, handicap: int, rules: Rules) -> Game:
 
 
 def game_of(row: PlayedGame, moves: list[str] | None = None) -> Game:
-    """The game after its recorded moves (or the first ``moves``). Raises BrokenRecord if one cannot be played."""
+    """The game after its recorded moves (or the first ``moves``). Raises BrokenRecord if one cannot be played.
+
+    A full game's moves after two passes are play that went on because the players did not agree on the count:
+    the game is resumed (``Game.resume``) before them, as it was when they were played."""
     game = new_game(row.size, row.komi, row.handicap, rules_of(row))
     for number, move in enumerate(row.moves if moves is None else moves, 1):
+        if row.kind == "full" and game.end_reason == "passes":
+            game.resume()
         try:
             game.play(move)
         except (IllegalMove, ValueError) as e:

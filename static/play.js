@@ -1,0 +1,272 @@
+// The play pages: choosing a game (big picture cards, read aloud), and playing it. Every tap goes to the server,
+// which plays the move and the computer's reply and answers with the boards; the page only draws what it is told.
+(function () {
+  "use strict";
+  var COLUMNS = "ABCDEFGHJKLMNOPQRST";
+  var root = document.getElementById("play-game") || document.getElementById("play-start");
+  if (!root) return;
+  var lang = root.dataset.lang;
+  var csrf = document.querySelector("meta[name=csrf-token]").content;
+
+  // ---------------------------------------------------------------- sound and voice (as on the lesson page)
+  var muted = localStorage.getItem("teach-muted") === "1";
+  var audio = null;
+  function beep(good) {
+    if (muted || !window.AudioContext) return;
+    try {
+      audio = audio || new AudioContext();
+      var o = audio.createOscillator(), g = audio.createGain();
+      o.frequency.value = good ? 660 : 220;
+      g.gain.setValueAtTime(0.15, audio.currentTime);
+      g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.3);
+      o.connect(g); g.connect(audio.destination); o.start(); o.stop(audio.currentTime + 0.3);
+    } catch (e) { /* no sound on this device */ }
+  }
+  function speak(text) {
+    if (muted || !window.speechSynthesis || !text) return;
+    speechSynthesis.cancel();
+    var u = new SpeechSynthesisUtterance(text);
+    u.lang = lang === "zh" ? "zh-CN" : "en-US";
+    u.rate = 0.9;
+    speechSynthesis.speak(u);
+  }
+  var muteButton = document.getElementById("mute");
+  function showMute() { muteButton.textContent = muted ? "🔕" : "🔔"; muteButton.setAttribute("aria-pressed", muted); }
+  if (muteButton) {
+    showMute();
+    muteButton.addEventListener("click", function () {
+      muted = !muted; localStorage.setItem("teach-muted", muted ? "1" : "0"); showMute();
+    });
+  }
+  var readAloud = document.getElementById("read-aloud");
+  if (readAloud) readAloud.addEventListener("click", function () {
+    var parts = [];
+    root.querySelectorAll(".speak").forEach(function (el) {
+      if (!el.closest("[hidden]") && el.textContent.trim()) parts.push(el.textContent.trim());
+    });
+    var wasMuted = muted; muted = false; speak(parts.join(" ")); muted = wasMuted;
+  });
+
+  if (root.id === "play-start") { startPage(); return; }
+
+  // ---------------------------------------------------------------- choosing a game
+  function startPage() {
+    var form = document.getElementById("new-game");
+    function checked(name) { var el = form.querySelector("input[name=" + name + "]:checked"); return el ? el.value : ""; }
+    function show() {
+      var kind = checked("kind");
+      form.querySelectorAll("fieldset[data-kind]").forEach(function (fs) {
+        var on = fs.dataset.kind === kind;
+        fs.hidden = !on; fs.disabled = !on;  // a hidden choice is not sent
+      });
+      if (kind === "full") {
+        var sizes = form.querySelectorAll("fieldset[data-kind=full] input[name=size]");
+        if (!form.querySelector("fieldset[data-kind=full] input[name=size]:checked")) sizes[0].checked = true;
+        var size = form.querySelector("fieldset[data-kind=full] input[name=size]:checked").value;
+        form.querySelectorAll("#choose-handicap label.pick").forEach(function (label) {
+          var ok = label.dataset.sizes.split(" ").indexOf(size) >= 0;
+          label.hidden = !ok;
+          var input = label.querySelector("input");
+          input.disabled = !ok;
+          if (!ok && input.checked) form.querySelector("#choose-handicap input[value='0']").checked = true;
+        });
+      }
+      document.getElementById("friend-name").hidden = checked("who") !== "friend";
+    }
+    form.addEventListener("change", function (e) {
+      show();
+      var label = e.target.closest("label.pick");
+      if (label) speak(label.querySelector(".pick-name").textContent + ". " +
+                       (label.querySelector(".pick-note") ? label.querySelector(".pick-note").textContent : ""));
+    });
+    show();
+  }
+
+  // ---------------------------------------------------------------- the game
+  var ply = parseInt(root.dataset.ply, 10);
+  var state = root.dataset.state;
+  var busy = false;
+  var feedback = document.getElementById("feedback");
+  var wrap = document.getElementById("board-wrap");
+  function board() { return wrap.querySelector("svg.board"); }
+  function rowCol(name) {
+    var size = parseInt(board().dataset.size, 10);
+    return [size - parseInt(name.slice(1), 10), COLUMNS.indexOf(name[0])];
+  }
+  function setRows(rows, last) {
+    board().querySelectorAll("g.pt").forEach(function (pt) {
+      var rc = rowCol(pt.dataset.point), ch = rows[rc[0]][rc[1]];
+      var was = pt.classList.contains("black") ? "X" : pt.classList.contains("white") ? "O" : ".";
+      pt.classList.toggle("black", ch === "X");
+      pt.classList.toggle("white", ch === "O");
+      pt.classList.toggle("empty", ch === ".");
+      pt.classList.toggle("captured", was !== "." && ch === ".");
+      pt.classList.toggle("last", pt.dataset.point === last);
+    });
+  }
+  function say(message, good) {
+    feedback.textContent = message || "";
+    feedback.className = "feedback speak " + (good === true ? "good" : good === false ? "bad" : "");
+  }
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRFToken": csrf, "Accept": "application/json"},
+      body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().catch(function () { return {result: "error", message: ""}; });
+    });
+  }
+  function offline() {
+    busy = false;
+    say(lang === "zh" ? "网络断了，再试一次。" : "No connection. Try again.", false);
+  }
+  function signedOut(data) {
+    say(data.message, false);
+    setTimeout(function () { window.location = data.login; }, 2000);
+  }
+
+  function showTurn(data) {
+    var playing = data.state === "playing";
+    document.getElementById("turn").hidden = !playing;
+    document.getElementById("play-actions").hidden = !playing;
+    root.querySelectorAll(".player").forEach(function (p) {
+      p.classList.toggle("now", playing && p.dataset.color === data.to_move);
+    });
+    var stone = document.getElementById("turn-stone");
+    stone.className = "turn-stone " + data.to_move;
+    document.getElementById("turn-text").textContent = data.turn || "";
+  }
+  function showCaptures(captures) {
+    root.querySelectorAll(".player").forEach(function (p) {
+      var n = captures[p.dataset.color];
+      p.querySelectorAll(".catch").forEach(function (c, i) { c.classList.toggle("got", i < n); });
+      var count = p.querySelector(".caught-count");
+      if (count) count.textContent = n;
+    });
+  }
+  function showBanner(data) {
+    if (!data.banner) return;
+    root.querySelectorAll(".player").forEach(function (p) { p.classList.toggle("won", p.dataset.color === data.winner); });
+    var b = data.banner, banner = document.getElementById("banner");
+    banner.className = "banner card " + b.mood;
+    document.getElementById("banner-glyph").textContent = b.glyph;
+    document.getElementById("banner-title").textContent = b.title;
+    document.getElementById("banner-reason").textContent = b.reason;
+    document.getElementById("banner-result").textContent = b.result || "";
+    document.getElementById("banner-referee").textContent = b.referee || "";
+    if (data.milestones && data.milestones.length) {
+      var won = document.getElementById("stickers-won");
+      won.textContent = "";
+      data.milestones.forEach(function (m) {
+        var chip = document.createElement("span");
+        chip.className = "sticker-won";
+        chip.textContent = m.glyph + " " + m.name;
+        won.appendChild(chip);
+      });
+      won.hidden = false;
+    }
+    banner.hidden = false;
+    var panel = document.getElementById("count-panel");
+    if (panel) panel.hidden = true;  // the banner says it all now
+    beep(b.mood !== "lose");
+    speak(b.title + " " + b.reason);
+    banner.scrollIntoView({behavior: "smooth", block: "center"});
+  }
+  function update(data) {
+    if (typeof data.ply === "number") { ply = data.ply; root.dataset.ply = ply; }
+    if (data.state) { state = data.state; root.dataset.state = state; }
+    if (data.to_move) showTurn(data);
+    if (data.captures) showCaptures(data.captures);
+    if (data.state === "finished") {
+      var svg = board(); if (svg) svg.classList.remove("playable");
+      showBanner(data);
+    }
+    if (data.reload) setTimeout(function () { window.location.reload(); }, 900);
+  }
+  function answered(data, point) {
+    if (data.result === "signed-out") { signedOut(data); return; }
+    if (data.result === "illegal" || data.result === "error") {
+      busy = false; say(data.message, false); beep(false); speak(data.message); return;
+    }
+    if (data.result === "stale") { busy = false; setRows(data.rows, data.last); update(data); say(data.message); return; }
+    setRows(data.kid_rows || data.rows, point === "pass" ? null : point);
+    beep(true);
+    say(data.message || "", data.message ? null : undefined);
+    if (data.reply) {
+      // the computer's move shows a moment later, as if it thought
+      var thinking = document.getElementById("turn-text");
+      root.querySelectorAll(".player").forEach(function (p) { p.classList.toggle("now", p.dataset.color !== data.side); });
+      setTimeout(function () {
+        setRows(data.rows, data.reply === "pass" ? null : data.reply);
+        busy = false; update(data);
+      }, 700);
+      if (thinking && data.thinking) thinking.textContent = data.thinking;
+      document.getElementById("turn-stone").className = "turn-stone " + (data.side === "black" ? "white" : "black");
+    } else {
+      busy = false; update(data);
+      // two players on one tablet: say whose turn it is now, for a child who cannot read yet
+      if (root.dataset.computer === "0" && data.state === "playing") speak(data.turn);
+    }
+  }
+  function move(point) {
+    if (busy || state !== "playing") return;
+    busy = true;
+    post(root.dataset.moveUrl, {move: point, ply: ply}).then(function (d) { answered(d, point); }).catch(offline);
+  }
+  function toggle(point) {
+    if (busy || state !== "counting") return;
+    busy = true;
+    post(root.dataset.countUrl, {point: point, ply: ply}).then(function (data) {
+      busy = false;
+      if (data.result === "signed-out") { signedOut(data); return; }
+      if (data.result !== "ok") { say(data.message, false); if (data.reload || data.result === "stale") update(data); return; }
+      wrap.innerHTML = data.board;
+      document.getElementById("points").textContent = data.points;
+      document.getElementById("referee").textContent = data.referee;
+      document.getElementById("kid-line").textContent = data.kid_line;
+      say("");
+    }).catch(offline);
+  }
+  function tap(pt) {
+    if (state === "playing") move(pt.dataset.point);
+    else if (state === "counting") toggle(pt.dataset.point);
+  }
+  wrap.addEventListener("click", function (e) {
+    var pt = e.target.closest("g.pt");
+    if (pt && board().classList.contains("playable")) tap(pt);
+  });
+  wrap.addEventListener("keydown", function (e) {
+    var pt = e.target.closest("g.pt");
+    if (pt && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); tap(pt); }
+  });
+
+  var passButton = document.getElementById("pass");
+  passButton.addEventListener("click", function () { move("pass"); });
+  var confirmBox = document.getElementById("resign-confirm");
+  document.getElementById("resign").addEventListener("click", function () {
+    confirmBox.hidden = false; speak(confirmBox.querySelector(".speak").textContent);
+  });
+  document.getElementById("resign-no").addEventListener("click", function () { confirmBox.hidden = true; });
+  document.getElementById("resign-yes").addEventListener("click", function () {
+    confirmBox.hidden = true;
+    if (busy) return;
+    busy = true;
+    post(root.dataset.moveUrl, {resign: true, ply: ply}).then(function (d) { answered(d, "pass"); }).catch(offline);
+  });
+  function countAction(url) {
+    if (busy) return;
+    busy = true;
+    post(url, {ply: ply}).then(function (data) {
+      busy = false;
+      if (data.result === "signed-out") { signedOut(data); return; }
+      if (data.result === "error") { say(data.message, false); return; }
+      say(data.message || "");
+      update(data);
+    }).catch(offline);
+  }
+  var done = document.getElementById("count-done");
+  if (done) done.addEventListener("click", function () { countAction(root.dataset.doneUrl); });
+  var resume = document.getElementById("resume");
+  if (resume) resume.addEventListener("click", function () { countAction(root.dataset.resumeUrl); });
+})();

@@ -1,0 +1,168 @@
+"""The play pages in a real browser (Debian's chromium through Playwright), on a tablet and on a phone, in Chinese
+and in English: a kid beats the weakest computer level at the capture game and sees the win and the sticker; a
+9x9 game with someone at home ends with two passes and is counted by tapping a dead stone.
+Screenshots go to /tmp/play-*.png for people to look at."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+from browser_support import browser, needs_chromium, serving  # noqa: F401  (browser is a fixture)
+from teach.models import PlayedGame, User
+from teach.web.extensions import db
+from teach.web.played import game_of
+from test_play import WALLS, _kid_move
+
+SIZES = {"tablet": {"width": 768, "height": 1024}, "phone": {"width": 390, "height": 844}}
+LOCALES = {"zh": "zh-CN", "en": "en-US"}
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+def server(demo):
+    with serving(demo) as url:
+        yield url
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=f"/tmp/play-{name}.png", full_page=True)
+
+
+def signed_in_page(browser, server, app, device: str, lang: str):
+    context = browser.new_context(viewport=SIZES[device], locale=LOCALES[lang], has_touch=True)
+    page = context.new_page()
+    with app.app_context():
+        kid_id = db.session.scalar(sa.select(User.id).where(User.name == "明明"))
+    page.goto(f"{server}/kids/CAT234/{kid_id}")
+    for picture in ("cat", "fish", "moon"):
+        page.click(f"button[data-picture={picture}]")
+    page.wait_for_url("**/learn/")
+    shot(page, f"map-{device}-{lang}")
+    page.click("a[data-play-door]")
+    page.wait_for_url("**/play/")
+    return context, page
+
+
+def tap(page, device: str, selector: str) -> None:
+    page.tap(selector) if device == "phone" else page.click(selector)
+
+
+def game_id_of(page) -> int:
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def move_and_wait(page, device: str, point: str) -> None:
+    """Tap a point (or the pass button) and wait until the page has drawn the answer (its ply moved on)."""
+    ply = page.locator("#play-game").get_attribute("data-ply")
+    tap(page, device, "#pass" if point == "pass" else f"g.pt[data-point={point}]")
+    page.wait_for_selector(f'#play-game:not([data-ply="{ply}"])')
+
+
+def no_sideways_scroll(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+@pytest.mark.parametrize("device, lang", [("tablet", "zh"), ("phone", "en")])
+def test_a_kid_beats_the_little_mouse_at_the_capture_game_and_gets_the_sticker(server, browser, demo, device, lang):
+    context, page = signed_in_page(browser, server, demo, device, lang)
+    no_sideways_scroll(page)
+    shot(page, f"start-{device}-{lang}")
+    assert ("小老鼠" in page.content()) == (lang == "zh")
+    tap(page, device, "#start")  # the defaults: capture game, 1 stone, 7x7, the mouse, black
+    for seed in range(1, 6):
+        page.wait_for_selector("#play-game")
+        game_id = game_id_of(page)
+        with demo.app_context():
+            db.session.get(PlayedGame, game_id).seed = seed
+            db.session.commit()
+        if seed == 1:
+            no_sideways_scroll(page)
+            shot(page, f"capture-{device}-{lang}")
+        for _turn in range(80):
+            if page.locator("#play-game").get_attribute("data-state") != "playing":
+                break
+            with demo.app_context():
+                point = _kid_move(game_of(db.session.get(PlayedGame, game_id)))
+            move_and_wait(page, device, point)
+        banner = page.locator("#banner")
+        banner.wait_for(state="visible")
+        if "win" in banner.get_attribute("class"):
+            break
+        tap(page, device, "#play-again")
+        page.wait_for_url(lambda url: url.rstrip("/").rsplit("/", 1)[1] != str(game_id))
+    assert "win" in banner.get_attribute("class"), "the beginner's plan beats the mouse in five games"
+    assert ("你赢了" if lang == "zh" else "You won") in page.locator("#banner-title").inner_text()
+    assert "won" in page.locator(".player.black").get_attribute("class")  # the kid's side, crowned
+    won = page.locator("#stickers-won").inner_text()
+    assert ("赢了小老鼠" if lang == "zh" else "Beat the Little Mouse") in won
+    page.wait_for_timeout(1900)  # the celebration has hopped
+    no_sideways_scroll(page)
+    shot(page, f"capture-won-{device}-{lang}")
+    page.goto(server + "/learn/stickers")
+    assert ("赢了小老鼠" if lang == "zh" else "Beat the Little Mouse") in page.locator(".stickers").inner_text()
+    shot(page, f"stickers-{device}-{lang}")
+    context.close()
+
+
+@pytest.mark.parametrize("device, lang", [("phone", "zh"), ("tablet", "en")])
+def test_a_whole_game_ends_with_two_passes_and_is_counted_by_tapping(server, browser, demo, device, lang):
+    context, page = signed_in_page(browser, server, demo, device, lang)
+    tap(page, device, "label.pick:has(input[name=kind][value=full])")
+    page.wait_for_selector("fieldset[data-kind=full]:not([hidden])")
+    assert page.locator("fieldset[data-kind=capture]").first.is_hidden()
+    tap(page, device, "label.pick[data-friend]")
+    page.fill("input[name=friend_name]", "妈妈")
+    no_sideways_scroll(page)
+    shot(page, f"start-full-{device}-{lang}")
+    tap(page, device, "#start")
+    page.wait_for_selector("#play-game")
+    assert "妈妈" in page.locator(".players").inner_text()
+    for i, point in enumerate(WALLS[:-1]):
+        move_and_wait(page, device, point)
+        if i == 0:  # White's turn now: the board says so with Mum's name
+            assert "妈妈" in page.locator("#turn-text").inner_text()
+            assert "now" in page.locator(".player.white").get_attribute("class")
+    shot(page, f"full-{device}-{lang}")
+    tap(page, device, "#pass")  # the second pass in a row: the count screen
+    page.wait_for_selector("#count-panel")
+    dead = "g.pt[data-point=E7]"
+    assert "dead" in page.locator(dead).get_attribute("class")  # proposed by the computer
+    no_sideways_scroll(page)
+    shot(page, f"count-{device}-{lang}")
+    tap(page, device, dead)  # alive after all? then White wins big
+    page.wait_for_selector("g.pt[data-point=E7]:not(.dead)")
+    assert page.locator("#points").inner_text().startswith("W+")
+    tap(page, device, dead)  # no: dead again
+    page.wait_for_selector("g.pt.dead[data-point=E7]")
+    assert page.locator("#points").inner_text() == "B+1.5"
+    referee = page.locator("#referee").inner_text()
+    assert referee == ("黑45子，归本数40½，贴3¾子，黑胜¾子" if lang == "zh"
+                       else "Black 45 stones; half the board is 40½; komi 3¾ stones: Black wins by ¾ stone")
+    assert ("黑棋多了¾子" if lang == "zh" else "Black has ¾ stone more") in page.locator("#kid-line").inner_text()
+    tap(page, device, "#count-done")
+    page.locator("#banner").wait_for(state="visible")
+    assert page.locator("#banner-result").inner_text() == "B+1.5"
+    assert ("第一次数子" if lang == "zh" else "First game counted") in page.locator("#stickers-won").inner_text()
+    page.wait_for_timeout(600)
+    shot(page, f"counted-{device}-{lang}")
+    context.close()
+
+
+@pytest.mark.parametrize("device, lang", [("phone", "zh")])
+def test_a_handicap_game_on_the_bigger_board_starts_with_the_computer_s_move(server, browser, demo, device, lang):
+    context, page = signed_in_page(browser, server, demo, device, lang)
+    tap(page, device, "label.pick:has(input[name=kind][value=full])")
+    tap(page, device, "fieldset[data-kind=full] label.pick:has(input[name=size][value='13'])")
+    assert page.locator("#choose-handicap label.pick:has(input[value='5'])").is_visible()
+    tap(page, device, "#choose-handicap label.pick:has(input[value='3'])")
+    tap(page, device, "label.pick[data-level='4']")
+    tap(page, device, "#start")
+    page.wait_for_selector("#play-game")
+    assert page.locator("g.pt.black").count() == 3 and page.locator("g.pt.white").count() == 1
+    assert "让3子" in page.locator(".game-title").inner_text()
+    assert "now" in page.locator(".player.black").get_attribute("class")
+    no_sideways_scroll(page)
+    shot(page, f"handicap-{device}-{lang}")
+    context.close()

@@ -1,0 +1,389 @@
+"""The play pages: a kid starts a capture game or a whole game, plays it against the computer or someone at home,
+and a whole game is counted at the end. Every move goes through the routes, as the page sends it, against a real
+database (SQLite, or PostgreSQL when TEST_DATABASE_URL names one) with CSRF on.
+"""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+from teach.models import PlayedGame, StickerAward, User
+from teach.web.extensions import db
+from teach.web.played import game_of
+
+CAPTURE_VS_MOUSE = {"kind": "capture", "size": "7", "goal": "1", "who": "1", "color": "black"}
+FRIEND_9 = {"kind": "full", "size": "9", "handicap": "0", "who": "friend", "friend_name": "妈妈", "color": "black"}
+
+
+def kid_login(client, name="明明", pictures=("cat", "fish", "moon"), code="CAT234") -> int:
+    with client.application.app_context():
+        kid_id = db.session.scalar(sa.select(User.id).where(User.name == name))
+    client.post(f"/kids/{code}/{kid_id}", data={"pictures": ",".join(pictures)})
+    return kid_id
+
+
+@pytest.fixture
+def kid(demo, client) -> int:
+    return kid_login(client)
+
+
+def new_game(client, form: dict, seed: int | None = None) -> int:
+    response = client.post("/play/new", data=form)
+    assert response.status_code == 302, response.get_data(as_text=True)[:500]
+    game_id = int(response.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+    if seed is not None:  # a seeded computer, so the game replays the same way
+        with client.application.app_context():
+            db.session.get(PlayedGame, game_id).seed = seed
+            db.session.commit()
+    return game_id
+
+
+def row_of(app, game_id: int) -> PlayedGame:
+    with app.app_context():
+        row = db.session.get(PlayedGame, game_id)
+        db.session.expunge(row)
+        return row
+
+
+def play(client, game_id: int, move: str, ply: int):
+    return client.post(f"/play/{game_id}/move", json={"move": move, "ply": ply})
+
+
+def play_all(client, game_id: int, moves: list[str]) -> dict:
+    ply, body = 0, None
+    for m in moves:
+        response = play(client, game_id, m, ply)
+        body = response.get_json()
+        assert response.status_code == 200 and body["result"] == "ok", (m, body)
+        ply = body["ply"]
+    return body
+
+
+# ---------------------------------------------------------------------- starting a game
+def test_the_start_page_draws_the_computer_levels_as_characters_in_both_languages(kid, client):
+    page = client.get("/play/").get_data(as_text=True)
+    assert "小老鼠" in page and "刚学会吃子的小朋友也能赢它" in page and "黑猫警长" in page
+    assert "Little Mouse" not in page
+    client.post("/language", data={"lang": "en"})
+    page = client.get("/play/").get_data(as_text=True)
+    assert "Little Mouse" in page and "Beatable by a child who just learned to capture" in page
+    assert "Gives a club beginner a real game" in page
+
+
+def test_gnu_go_levels_are_offered_only_where_gnu_go_is_installed(kid, client):
+    from teach.web.play import gnugo_installed
+
+    page = client.get("/play/").get_data(as_text=True)
+    assert ('data-level="7"' in page) == gnugo_installed() == ('data-level="8"' in page)
+
+
+@pytest.mark.parametrize("change", [
+    {"size": "99"}, {"size": "19"}, {"goal": "4"}, {"goal": ""}, {"who": "42"}, {"who": "abc"}, {"who": ""},
+    {"kind": "chess"}, {"color": "red"}, {"kind": "full", "size": "9", "handicap": "7"},
+    {"kind": "full", "size": "99"}, {"kind": "full", "size": "13", "handicap": "1"},
+    {"who": "friend", "friend_name": "x" * 21}, {"size": "7" * 5000},
+])
+def test_a_new_game_the_page_never_offers_gets_a_friendly_400_and_nothing_stored(app, kid, client, change):
+    response = client.post("/play/new", data={**CAPTURE_VS_MOUSE, **change})
+    assert response.status_code == 400
+    assert 'role="alert"' in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(PlayedGame)) == 0
+
+
+def test_a_new_game_needs_the_csrf_token(app, kid, client):
+    assert client.post("/play/new", data=CAPTURE_VS_MOUSE, csrf=False).status_code == 400
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(PlayedGame)) == 0
+
+
+def test_a_new_game_is_stored_with_its_settings_and_a_seed(app, kid, client):
+    first = row_of(app, new_game(client, {**FRIEND_9, "size": "13", "handicap": "3"}))
+    assert (first.kind, first.size, first.handicap, first.komi, first.opponent, first.friend_name) == \
+           ("full", 13, 3, 0.0, "friend", "妈妈")
+    assert game_of(first).board_rows().count("...X.....X...") >= 1  # the handicap stones stand on star points
+    second = row_of(app, new_game(client, CAPTURE_VS_MOUSE))
+    assert (second.kind, second.capture_goal, second.komi, second.level, second.opponent) == \
+           ("capture", 1, 7.5, 1, "computer")
+    assert first.seed != second.seed
+
+
+def test_a_kid_with_white_against_the_computer_sees_its_first_move(app, kid, client):
+    row = row_of(app, new_game(client, {**CAPTURE_VS_MOUSE, "color": "white"}))
+    assert row.ply == 1 and len(row.moves) == 1 and game_of(row).to_play == "white"
+
+
+def test_with_handicap_stones_the_computer_as_white_moves_first_and_there_is_no_komi(app, kid, client):
+    row = row_of(app, new_game(client, {**FRIEND_9, "who": "1", "handicap": "2"}))
+    game = game_of(row)
+    assert row.komi == 0 and row.ply == 1 and game.to_play == "black"
+    assert sum(line.count("X") for line in game.board_rows()) == 2
+    assert sum(line.count("O") for line in game.board_rows()) == (0 if row.moves == ["pass"] else 1)
+
+
+def test_a_record_changed_outside_the_app_is_not_played_on(app, kid, client):
+    game_id = new_game(client, FRIEND_9)
+    with app.app_context():
+        db.session.get(PlayedGame, game_id).moves = ["D4", "D4"]
+        db.session.get(PlayedGame, game_id).ply = 2
+        db.session.commit()
+    assert client.get(f"/play/{game_id}").status_code == 404
+    assert play(client, game_id, "E5", 2).status_code == 404
+
+
+def test_the_map_and_the_menu_lead_to_the_play_pages(kid, client):
+    page = client.get("/learn/").get_data(as_text=True)
+    assert 'href="/play/"' in page and "下棋" in page
+
+
+# ---------------------------------------------------------------------- playing against the computer
+def _kid_move(game) -> str:
+    """A beginner's plan: take stones in atari; else attack the weakest white chain on a liberty that keeps the
+    new stone at two liberties or more; else any such move."""
+    from teach.go.game import BLACK, WHITE
+
+    legal = set(game.legal_points(BLACK))
+    safe = [p for p in legal if len(game.liberties_after(p, BLACK)) >= 2]
+    whites = sorted((c for c in game.chains() if c.color == WHITE), key=lambda c: (len(c.libs), min(c.stones)))
+    for chain in whites:
+        if len(chain.libs) == 1 and next(iter(chain.libs)) in legal:
+            return game.name(next(iter(chain.libs)))
+        for lib in sorted(chain.libs):
+            if lib in safe:
+                return game.name(lib)
+    return game.name(sorted(safe or legal)[0]) if (safe or legal) else "pass"
+
+
+def test_a_kid_wins_the_capture_game_against_the_mouse_and_gets_the_stickers_once(app, kid, client):
+    wins = []
+    for seed in range(1, 6):
+        game_id = new_game(client, CAPTURE_VS_MOUSE, seed=seed)
+        body = None
+        for _turn in range(80):
+            row = row_of(app, game_id)
+            if row.state != "playing":
+                break
+            response = play(client, game_id, _kid_move(game_of(row)), row.ply)
+            body = response.get_json()
+            assert response.status_code == 200 and body["result"] == "ok", body
+            assert body["rows"] != body["kid_rows"] or body["state"] != "playing"  # the computer answered
+        row = row_of(app, game_id)
+        assert row.state == "finished" and row.winner in ("black", "white")
+        caught = game_of(row).captures[row.winner]
+        assert caught >= 1 and row.result == ("B" if row.winner == "black" else "W") + f"+C{caught}"
+        assert body["banner"]["mood"] == ("win" if row.winner == "black" else "lose")
+        if row.winner == "black":
+            wins.append(body["milestones"])
+            page = client.get(f"/play/{game_id}").get_data(as_text=True)
+            assert "你赢了" in page
+        if len(wins) == 2:
+            break
+    assert wins, "a beginner's plan beats the weakest level in one of five games"
+    assert {m["id"] for m in wins[0]} == {"milestone-capture-game", "milestone-beat-mouse"}
+    assert all(w == [] for w in wins[1:])  # each sticker once
+    with app.app_context():
+        held = db.session.scalars(sa.select(StickerAward.sticker_id).where(StickerAward.kid_id == kid)).all()
+    assert sorted(held) == ["milestone-beat-mouse", "milestone-capture-game"]
+    assert "赢了小老鼠" in client.get("/learn/stickers").get_data(as_text=True)
+
+
+def test_the_kid_s_move_and_the_computer_s_reply_are_one_write(app, kid, client):
+    game_id = new_game(client, {**CAPTURE_VS_MOUSE, "size": "9", "goal": "5"}, seed=3)
+    body = play(client, game_id, "E5", 0).get_json()
+    assert body["move"] == "E5" and body["reply"] and body["ply"] == 2 and body["to_move"] == "black"
+    assert body["kid_rows"][4][4] == "X" and body["turn"] == "轮到你了！" and body["thinking"] == "小老鼠在想……"
+    row = row_of(app, game_id)
+    assert row.moves == ["E5", body["reply"]]
+
+
+# ---------------------------------------------------------------------- pass and play
+def test_pass_and_play_alternates_sides_and_the_computer_never_moves(app, kid, client):
+    game_id = new_game(client, FRIEND_9)
+    first = play(client, game_id, "d4", 0).get_json()
+    assert first["reply"] is None and first["to_move"] == "white" and first["turn"] == "轮到妈妈了！"
+    second = play(client, game_id, "E5", 1).get_json()
+    assert second["to_move"] == "black" and second["rows"][4][4] == "O"
+    assert row_of(app, game_id).moves == ["D4", "E5"]
+    page = client.get(f"/play/{game_id}").get_data(as_text=True)
+    assert "妈妈" in page and "明明" in page
+
+
+def test_the_same_tap_twice_or_from_two_tabs_is_played_once(app, kid, client):
+    game_id = new_game(client, FRIEND_9)
+    assert play(client, game_id, "D4", 0).status_code == 200
+    again = play(client, game_id, "D4", 0)
+    other_tab = play(client, game_id, "E5", 0)
+    for response in (again, other_tab):
+        assert response.status_code == 409
+        body = response.get_json()
+        assert body["result"] == "stale" and body["ply"] == 1 and body["rows"][5][3] == "X" and body["message"]
+    assert row_of(app, game_id).moves == ["D4"]
+
+
+def test_taps_sent_at_the_same_moment_play_one_move(app, kid, client):
+    import threading
+
+    game_id = new_game(client, FRIEND_9)
+    token = client.csrf_token()
+    cookie = client.get_cookie("session").value
+    answers, start = [], threading.Barrier(4)
+
+    def tap(point):
+        other = app.test_client()
+        other.set_cookie("session", cookie)
+        start.wait()
+        answers.append(other.post(f"/play/{game_id}/move", json={"move": point, "ply": 0},
+                                  headers={"X-CSRFToken": token}).status_code)
+
+    threads = [threading.Thread(target=tap, args=(p,)) for p in ("D4", "D4", "E5", "F6")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(answers) == [200, 409, 409, 409]
+    assert len(row_of(app, game_id).moves) == 1
+
+
+def test_an_unfinished_game_is_offered_on_the_start_page(app, kid, client):
+    game_id = new_game(client, FRIEND_9)
+    page = client.get("/play/").get_data(as_text=True)
+    assert f'href="/play/{game_id}"' in page and "接着下" in page
+
+
+def test_against_the_computer_a_stale_tab_plays_nothing(app, kid, client):
+    game_id = new_game(client, {**CAPTURE_VS_MOUSE, "goal": "5"}, seed=2)
+    assert play(client, game_id, "D4", 0).status_code == 200
+    assert play(client, game_id, "C3", 0).status_code == 409
+    assert len(row_of(app, game_id).moves) == 2
+
+
+@pytest.mark.parametrize("moves, move, reason, words", [
+    (["D4"], "D4", "occupied", "已经有"),
+    (["B1", "pass", "A2"], "A1", "suicide", "没有气"),
+    (["B3", "C3", "A2", "C1", "B1", "D2", "pass", "B2", "C2"], "B2", "ko", "别处"),
+])
+def test_a_move_the_rules_refuse_gets_kid_words_and_nothing_is_stored(app, kid, client, moves, move, reason, words):
+    game_id = new_game(client, FRIEND_9)
+    play_all(client, game_id, moves)
+    response = play(client, game_id, move, len(moves))
+    body = response.get_json()
+    assert response.status_code == 200 and body["result"] == "illegal" and body["reason"] == reason
+    assert words in body["message"]
+    assert row_of(app, game_id).moves == moves
+
+
+@pytest.mark.parametrize("body", [
+    {"move": "Z9", "ply": 0}, {"move": "D44", "ply": 0}, {"move": 4, "ply": 0}, {"move": "D4"},
+    {"move": "D4", "ply": -1}, {"move": "D4", "ply": 10**30}, {"move": "D4", "ply": True}, {"move": "D4", "ply": "0"},
+    {"move": "D4", "ply": 0, "extra": "x"}, {"resign": False, "ply": 0}, {"resign": True, "move": "D4", "ply": 0},
+    {},
+])
+def test_a_move_other_than_the_page_sends_is_refused(app, kid, client, body):
+    game_id = new_game(client, FRIEND_9)
+    response = client.post(f"/play/{game_id}/move", json=body)
+    assert response.status_code == 400 and response.get_json()["message"]
+    assert row_of(app, game_id).moves == []
+
+
+def test_resigning_ends_the_game_at_once_and_a_finished_game_takes_no_moves(app, kid, client):
+    game_id = new_game(client, {**CAPTURE_VS_MOUSE, "goal": "5"}, seed=1)
+    ply = play(client, game_id, "D4", 0).get_json()["ply"]
+    body = client.post(f"/play/{game_id}/move", json={"resign": True, "ply": ply}).get_json()
+    assert body["state"] == "finished" and body["banner"]["mood"] == "lose" and body["milestones"] == []
+    row = row_of(app, game_id)
+    assert (row.result, row.winner, row.state) == ("W+R", "white", "finished") and row.finished_at
+    late = play(client, game_id, "E5", ply)
+    assert late.status_code == 409 and "结束" in late.get_json()["message"]
+    assert row_of(app, game_id).moves == row.moves
+
+
+def test_a_capture_game_with_someone_at_home_ends_on_the_goal(app, kid, client):
+    game_id = new_game(client, {**CAPTURE_VS_MOUSE, "who": "friend", "goal": "1"})
+    body = play_all(client, game_id, ["B1", "A1", "A2"])
+    assert body["state"] == "finished" and body["winner"] == "black" and body["game_result"] == "B+C1"
+    assert "明明" in body["banner"]["title"]
+    assert [m["id"] for m in body["milestones"]] == ["milestone-capture-game"]  # no level beaten
+
+
+# ---------------------------------------------------------------------- counting
+# Black walls off the top five rows, White the bottom four; White's stone on E7 is dead inside Black's land
+WALLS = [m for col in "ABCDEFGHJ" for m in (f"{col}5", f"{col}4")] + ["E8", "E7", "D7", "pass", "F7", "pass", "pass"]
+
+
+def _counted_game(client) -> int:
+    game_id = new_game(client, FRIEND_9)
+    body = play_all(client, game_id, WALLS)
+    assert body["state"] == "counting" and body["reload"] is True
+    return game_id
+
+
+def test_two_passes_open_the_count_and_tapping_a_group_flips_it(app, kid, client):
+    game_id = _counted_game(client)
+    row = row_of(app, game_id)
+    assert row.state == "counting" and row.dead == ["E7"]  # the status reader's proposal
+    page = client.get(f"/play/{game_id}").get_data(as_text=True)
+    assert 'id="count-panel"' in page and "黑45子，归本数40½，贴3¾子，黑胜¾子" in page and "黑棋多了¾子" in page
+    alive = client.post(f"/play/{game_id}/count", json={"point": "E7", "ply": row.ply}).get_json()
+    assert alive["dead"] == [] and alive["points"].startswith("W+")
+    dead = client.post(f"/play/{game_id}/count", json={"point": "e7", "ply": row.ply}).get_json()
+    assert dead["dead"] == ["E7"] and dead["points"] == "B+1.5" and "黑胜¾子" in dead["referee"]
+    assert 'class="pt white dead' in dead["board"] or "dead" in dead["board"]
+    empty = client.post(f"/play/{game_id}/count", json={"point": "B8", "ply": row.ply})
+    assert empty.status_code == 200 and empty.get_json()["result"] == "illegal"
+    assert play(client, game_id, "B8", row.ply).status_code == 409  # no moves while counting
+
+
+def test_done_counting_stores_the_result_and_gives_the_counting_sticker(app, kid, client):
+    game_id = _counted_game(client)
+    ply = row_of(app, game_id).ply
+    body = client.post(f"/play/{game_id}/count/done", json={"ply": ply}).get_json()
+    assert body["state"] == "finished" and body["game_result"] == "B+1.5" and body["winner"] == "black"
+    assert [m["id"] for m in body["milestones"]] == ["milestone-counted-game"]
+    row = row_of(app, game_id)
+    assert (row.state, row.result, row.winner, row.dead) == ("finished", "B+1.5", "black", ["E7"])
+    assert client.post(f"/play/{game_id}/count/done", json={"ply": ply}).status_code == 409
+    assert client.post(f"/play/{game_id}/count", json={"point": "E7", "ply": ply}).status_code == 409
+    page = client.get(f"/play/{game_id}").get_data(as_text=True)
+    assert "妈妈赢了" not in page and "明明赢了" in page and "黑45子，归本数40½，贴3¾子，黑胜¾子" in page
+    assert 'id="count-panel"' not in page
+
+
+def test_players_who_do_not_agree_keep_playing_and_count_again(app, kid, client):
+    game_id = _counted_game(client)
+    ply = row_of(app, game_id).ply
+    body = client.post(f"/play/{game_id}/resume", json={"ply": ply}).get_json()
+    assert body["state"] == "playing" and body["to_move"] == "white" and row_of(app, game_id).dead == []
+    after = play_all_from(client, game_id, ply, ["C8", "pass", "pass"])
+    assert after["state"] == "counting"
+    row = row_of(app, game_id)
+    assert row.moves[-3:] == ["C8", "pass", "pass"] and "E7" in row.dead
+
+
+def play_all_from(client, game_id, ply, moves):
+    body = None
+    for m in moves:
+        body = play(client, game_id, m, ply).get_json()
+        assert body["result"] == "ok", body
+        ply = body["ply"]
+    return body
+
+
+# ---------------------------------------------------------------------- whose games
+def test_another_kid_s_game_and_tampered_ids_are_404(app, demo, client):
+    kid_login(client)
+    game_id = new_game(client, FRIEND_9)
+    tom = demo.test_client()
+    kid_login(tom, "Tom", ("moon", "moon", "star"))
+    assert tom.get(f"/play/{game_id}").status_code == 404
+    assert tom.post(f"/play/{game_id}/move", json={"move": "D4", "ply": 0}).status_code == 404
+    assert tom.post(f"/play/{game_id}/resume", json={"ply": 0}).status_code == 404
+    for url in ("/play/0", f"/play/{game_id + 1000}", "/play/abc", "/play/99999999999999999999999",
+                f"/play/{game_id}x", "/play/-1"):
+        assert client.get(url).status_code == 404, url
+    assert row_of(app, game_id).moves == []
+
+
+def test_adults_and_visitors_do_not_play_as_kids(demo, client):
+    assert client.get("/play/").status_code == 302 and "/kids" in client.get("/play/").headers["Location"]
+    assert client.post("/play/1/move", json={"move": "D4", "ply": 0}).status_code == 401
