@@ -3,8 +3,9 @@
     python bench/play_count.py [--full]
 
 Games of the weakest computer against itself, stopped part way (kids pass long before the board is full), on
-9x9, 13x13 and 19x19: the play page's bounded proposal (``teach.web.play._proposal``) and, with ``--full``, the
-status reader with its own per-group budget (``teach.go.counting.proposal``), which is what the bound is for.
+9x9, 13x13 and 19x19: the count screen's proposal (``teach.go.counting.proposal``, bounded for the whole board)
+and, with ``--full``, the status reader with its own per-group budget only (``teach.go.status.estimate``), which
+is what the bound is for.
 """
 
 from __future__ import annotations
@@ -12,8 +13,7 @@ from __future__ import annotations
 import sys
 import time
 
-from teach.go import Game, bot, counting
-from teach.web.play import _proposal
+from teach.go import Game, bot, counting, status
 
 POSITIONS = ((9, 40), (9, 60), (13, 90), (13, 130), (19, 150), (19, 220))
 
@@ -31,12 +31,12 @@ def main(argv: list[str]) -> None:
     for size, moves in POSITIONS:
         game = position(size, moves)
         t = time.perf_counter()
-        dead = _proposal(game)
+        dead = counting.proposal(game)
         bounded = time.perf_counter() - t
         line = f"{size:>4}x{size:<2}{moves:>5} {bounded:>9.2f} {len(dead):>4}"
         if full:
             t = time.perf_counter()
-            other = counting.proposal(game)
+            other = status.estimate(game).dead
             line += f" {time.perf_counter() - t:>11.2f} {len(other):>4}"
         print(line, flush=True)
 

@@ -15,15 +15,25 @@ from typing import Iterable
 
 from .game import BLACK, COLOR_NAMES, WHITE, Game
 from .scoring import Score, owners, stones_text
+from .search import Budget
 from .status import dragons, estimate
 
 __all__ = ["Count", "count", "proposal", "toggle"]
 
 
-def proposal(game: Game) -> list[str]:
+PROPOSAL_NODES = 1_000  # per group: enough for the small groups a game between kids leaves dead
+PROPOSAL_SECONDS = 2.0  # for the whole board, shared among its groups
+
+
+def proposal(game: Game, nodes: int = PROPOSAL_NODES, seconds: float = PROPOSAL_SECONDS) -> list[str]:
     """The dead stones the status reader proposes (board order); stones it is unsure of stay alive, for the
-    players to decide."""
-    return _names(game, estimate(game).dead)
+    players to decide.
+
+    Bounded for the whole board: ``nodes`` of reading per group and ``seconds`` shared among the groups (with
+    a budget per group alone, a 13x13 or 19x19 game that kids end early — many small groups — took 15 to 70
+    seconds). A group the reader cannot settle in its share stays alive for the players to mark."""
+    groups = len(dragons(game)) or 1
+    return _names(game, estimate(game, Budget(nodes=nodes, seconds=max(0.02, seconds / groups))).dead)
 
 
 def toggle(game: Game, dead: Iterable[str], point: str) -> list[str]:

@@ -22,7 +22,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from flask_login import current_user
 
-from teach.go import IllegalMove, bot
+from teach.go import IllegalMove, bot, counting
 from teach.go.handicap import max_fixed_handicap
 from teach.go.scoring import stones_text
 from teach.models import PlayedGame, utcnow
@@ -290,7 +290,6 @@ def _banner(row: PlayedGame, game) -> dict:
             if game.end_reason == "captures" else _("Both passed: more captures wins.")
     referee = ""
     if row.kind == "full" and row.result and not row.result.endswith("+R"):
-        from teach.go import counting
 
         reason = _count_sentence(row.result)
         counted = counting.count(game, row.dead or [])
@@ -471,27 +470,14 @@ def _stickers(row: PlayedGame, counted: bool = False) -> list[dict]:
 
 
 # ---------------------------------------------------------------------- counting
-PROPOSAL_SECONDS = 2.0  # the status reader's time for the whole board, shared among its groups
-PROPOSAL_NODES = 1_000  # per group: enough for the small groups a kid's game leaves dead
-
-
 def _proposal(game) -> list[str]:
-    """The dead stones the status reader proposes (what ``counting.proposal`` does), within a budget for the
-    whole board: with its own budget per group, a 13x13 or 19x19 game that kids end early (many small groups)
-    takes 15 to 70 seconds, far past what a tap may wait (and a worker's timeout). A group the reader cannot
-    settle in its share stays alive for the players to mark."""
-    from teach.go import status
-    from teach.go.search import Budget
-
-    groups = len(status.dragons(game)) or 1
-    limits = Budget(nodes=PROPOSAL_NODES, seconds=max(0.02, PROPOSAL_SECONDS / groups))
-    return sorted((game.name(p) for p in status.estimate(game, limits).dead), key=game.sort_key)
+    """The dead stones the status reader proposes, within the count screen's budget for the whole board."""
+    return counting.proposal(game)
 
 
 def _count_view(row: PlayedGame, game, dead: list[str]) -> dict:
     """The count screen: the board with the dead stones faded and every point's owner as a small square, the
     referee's sentence, the RE, and the same in kid words."""
-    from teach.go import counting
 
     result = counting.count(game, dead)
     dead_set = set(dead)
@@ -533,7 +519,6 @@ def _counting_row_or_answer(game_id: int, fields=COUNT_FIELDS, need_point=True):
 @kid_required
 def count(game_id: int):
     """Tap a stone while counting: its whole group turns dead, or alive again. Body: ``{"point": "C3", "ply": n}``."""
-    from teach.go import counting
 
     row, data, answer = _counting_row_or_answer(game_id)
     if answer is not None:
@@ -559,7 +544,6 @@ def count(game_id: int):
 @kid_required
 def count_done(game_id: int):
     """The players agree on the count: the result is stored and the game finished. Body: ``{"ply": n}``."""
-    from teach.go import counting
 
     row, data, answer = _counting_row_or_answer(game_id, frozenset({"ply"}), need_point=False)
     if answer is not None:
