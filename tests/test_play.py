@@ -72,7 +72,7 @@ def test_the_start_page_draws_the_computer_levels_as_characters_in_both_language
 
 
 def test_gnu_go_levels_are_offered_only_where_gnu_go_is_installed(kid, client):
-    from teach.web.play import gnugo_installed
+    from teach.web.characters import gnugo_installed
 
     page = client.get("/play/").get_data(as_text=True)
     assert ('data-level="7"' in page) == gnugo_installed() == ('data-level="8"' in page)

@@ -16,7 +16,6 @@ from types import SimpleNamespace
 import sqlalchemy as sa
 from flask import Blueprint, Response, abort, g, jsonify, render_template, request, session, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from sqlalchemy.orm import aliased
 
@@ -28,18 +27,13 @@ from teach.models import Group, Membership, MissedCapture, ParentLink, PlayedGam
 from teach.web import errors, reviews
 from teach.web.access import kid_required
 from teach.web.board import render_board
+from teach.web.characters import character
 from teach.web.extensions import db
 from teach.web.moves import json_body, judge_move
 from teach.web.played import BrokenRecord, new_game, rules_of
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
-# the computer's levels as the story characters they are drawn as (teach.go.bot.LEVELS: number -> slug)
-CHARACTERS = {
-    "mouse": ("🐭", _l("Little Mouse")), "rabbit": ("🐰", _l("Bunny")), "monkey": ("🐵", _l("Monkey")),
-    "panda": ("🐼", _l("Panda")), "tiger": ("🐯", _l("Tiger")), "chief": ("🐈‍⬛", _l("Police Cat Chief")),
-    "owl": ("🦉", _l("Owl")), "dragon": ("🐲", _l("Dragon")),
-}
 LIST_MAX = 100  # games on the kid's list
 RECENT = 10  # games on a teacher's or parent's kid page
 PRACTICE_MAX = 60  # missed captures on the practice page
@@ -94,11 +88,8 @@ def opponent(row: PlayedGame) -> dict:
     """Who the kid played: a character of the computer, or the friend at the same tablet (first name)."""
     if row.opponent == "friend":
         return {"glyph": "🙂", "name": first_name(row.friend_name) or _("Friend")}
-    from teach.go.bot import LEVELS
-
-    slug = next((lv.slug for lv in LEVELS if lv.number == row.level), None)
-    glyph, name = CHARACTERS.get(slug, ("🤖", _l("Computer")))
-    return {"glyph": glyph, "name": str(name)}
+    c = character(row.level)
+    return {"glyph": c.glyph, "name": str(c.name)}
 
 
 def kind_words(row: PlayedGame) -> str:

@@ -10,15 +10,12 @@ computer's reply are one request and one write.
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from flask_login import current_user
 
@@ -29,6 +26,7 @@ from teach.models import PlayedGame, utcnow
 from teach.web import messages, milestones
 from teach.web.access import kid_required
 from teach.web.board import render_board
+from teach.web.characters import CHARACTERS, character, levels
 from teach.web.extensions import db
 from teach.web.moves import json_body, refused
 from teach.web.pictures import glyph
@@ -47,44 +45,6 @@ MOVE_FIELDS = frozenset({"move", "ply", "resign"})
 COUNT_FIELDS = frozenset({"point", "ply"})
 MAX_PLY = 4 * 19 * 19  # more than any game a kid plays; a bigger number is no ply of ours
 CONTINUE_LIMIT = 3  # unfinished games offered on the start page
-
-
-@dataclass(frozen=True)
-class Character:
-    """How a computer level is drawn: a picture, its name and the promise a parent understands."""
-    level: int
-    slug: str
-    picture: str  # a name of teach.web.pictures
-    name: object  # lazy text
-    promise: object
-
-    @property
-    def glyph(self) -> str:
-        return glyph(self.picture)
-
-
-CHARACTERS = {c.level: c for c in (
-    Character(1, "mouse", "mouse", _l("Little Mouse"), _l("Beatable by a child who just learned to capture")),
-    Character(2, "rabbit", "rabbit", _l("Little Rabbit"), _l("Runs from atari, but often forgets its own stones")),
-    Character(3, "monkey", "monkey", _l("Little Monkey"), _l("Catches loose stones: keep yours connected")),
-    Character(4, "panda", "panda", _l("Panda"), _l("A fair match after the capture lessons")),
-    Character(5, "tiger", "tiger", _l("Tiger"), _l("Plays a whole game and makes eyes")),
-    Character(6, "chief", "police-cat", _l("Black Cat Police Chief"), _l("Gives a club beginner a real game")),
-    Character(7, "owl", "owl", _l("Wise Owl"), _l("GNU Go: a grown-up club player has to work hard")),
-    Character(8, "dragon", "dragon", _l("Dragon"), _l("GNU Go at full strength: a challenge for strong players")),
-)}
-
-
-def gnugo_installed() -> bool:
-    """Whether GNU Go is here: only then are its levels (owl, dragon) offered."""
-    return bool(shutil.which("gnugo") or os.path.exists("/usr/games/gnugo"))
-
-
-def levels() -> list[tuple[bot.Level, Character]]:
-    """The computer levels a kid may choose here, weakest first."""
-    have_gnugo = gnugo_installed()
-    return [(lv, CHARACTERS[lv.number]) for lv in bot.LEVELS
-            if lv.number in CHARACTERS and (lv.engine != "gnugo" or have_gnugo)]
 
 
 def _level(number: int) -> bot.Level | None:
@@ -234,7 +194,7 @@ def _last_point(row: PlayedGame) -> str | None:
 def _opponent(row: PlayedGame) -> dict:
     """The other side's picture and name: the computer's character, or the person beside the kid."""
     if _computer_plays(row):
-        c = CHARACTERS.get(row.level or 1, CHARACTERS[1])
+        c = character(row.level)
         return {"glyph": c.glyph, "name": str(c.name), "computer": True}
     return {"glyph": "🙂", "name": row.friend_name or _("Friend"), "computer": False}
 
