@@ -136,8 +136,10 @@ def database_url(tmp_path: Path) -> str:
 def _test_app(url: str):
     from teach.web import create_app
 
+    # no review runner threads unless a test asks for one: a review finishing after its test would write into
+    # the next test's database
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url,
-                      "LESSONS_DIR": str(WEB_LESSONS)})
+                      "LESSONS_DIR": str(WEB_LESSONS), "REVIEW_RUNNER": False})
     app.test_client_class = CSRFClient
     return app
 

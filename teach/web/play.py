@@ -23,7 +23,7 @@ from teach.go import IllegalMove, bot, counting
 from teach.go.handicap import max_fixed_handicap
 from teach.go.scoring import stones_text
 from teach.models import PlayedGame, utcnow
-from teach.web import messages, milestones
+from teach.web import messages, milestones, reviews
 from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.characters import CHARACTERS, character, levels
@@ -394,6 +394,8 @@ def _store(row: PlayedGame, game, seen: int, moves: list[str], move: str | None,
     db.session.refresh(row)
     won = _stickers(row) if row.state == "finished" else []
     db.session.commit()
+    if row.state == "finished":
+        reviews.ensure_runner()  # the review of the kid's moves starts now, outside this request
     body = _state_answer(row, game, "ok", milestones=won, move=move, reply=reply, side=side,
                          kid_rows=kid_rows or game.board_rows(), captured=list(captured))
     if reply is not None:  # shown while the page waits a moment before drawing the reply
@@ -520,6 +522,7 @@ def count_done(game_id: int):
     db.session.refresh(row)
     won = _stickers(row, counted=True)
     db.session.commit()
+    reviews.ensure_runner()
     return jsonify(_state_answer(row, game, "ok", milestones=won))
 
 
