@@ -371,6 +371,9 @@ class PlayedGame(db.Model):
     ply: Mapped[int] = mapped_column(default=0)
     state: Mapped[str] = mapped_column(sa.String(10), default="playing", index=True)
     dead: Mapped[list] = mapped_column(sa.JSON, default=list)
+    # the dead stones the computer proposed when counting began: against the computer the kid may mark more of
+    # the kid's own stones dead, or the computer's alive, but not the other way round (play on to settle it)
+    proposed: Mapped[list | None] = mapped_column(sa.JSON)
     result: Mapped[str | None] = mapped_column(sa.String(20))
     winner: Mapped[str | None] = mapped_column(sa.String(5))  # black | white | None (a draw, or not over)
     reviewed: Mapped[bool] = mapped_column(default=False)  # the review has looked for missed captures

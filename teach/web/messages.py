@@ -117,5 +117,9 @@ def computer_passed() -> str:
     return _("The computer passed. If you think the game is finished, pass too.")
 
 
+def computer_disagrees(name: str) -> str:
+    return _("%(name)s does not agree: those stones are alive. Think you can capture them? Keep playing!", name=name)
+
+
 def tap_a_stone() -> str:
     return _("Tap a stone to mark it dead or alive.")

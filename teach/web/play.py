@@ -411,7 +411,8 @@ def _ending(row: PlayedGame, game) -> dict:
     draw) and winner."""
     reason = game.end_reason
     if row.kind == "full" and reason == "passes":
-        return {"state": "counting", "dead": _proposal(game)}
+        proposal = _proposal(game)
+        return {"state": "counting", "dead": proposal, "proposed": proposal}
     winner = game.winner
     if reason == "resign":
         result = f"{winner[0].upper()}+R"
@@ -493,6 +494,9 @@ def count(game_id: int):
         dead = sorted(counting.toggle(game, list(row.dead or []), point), key=game.sort_key)
     except ValueError:
         return jsonify(result="illegal", reason="empty", message=messages.tap_a_stone())
+    if _computer_plays(row) and not _computer_agrees(row, game, dead):
+        return jsonify(result="disagree", message=messages.computer_disagrees(str(character(row.level).name)),
+                       ply=row.ply, state="counting", dead=list(row.dead or []))
     db.session.execute(sa.update(PlayedGame).where(PlayedGame.id == row.id, PlayedGame.ply == row.ply,
                                                    PlayedGame.state == "counting")
                        .values(dead=dead, updated_at=utcnow()).execution_options(synchronize_session=False))
@@ -500,6 +504,22 @@ def count(game_id: int):
     view = _count_view(row, game, dead)
     return jsonify(result="ok", message="", ply=row.ply, state="counting", dead=dead, board=str(view["board"]),
                    points=view["points"], referee=view["referee"], kid_line=view["kid_line"])
+
+
+def _computer_agrees(row: PlayedGame, game, dead: list[str]) -> bool:
+    """Against the computer the kid counts alone, so the computer holds to what it proposed for its own side:
+    the kid may mark the kid's own stones dead, or the computer's alive (both only cost the kid), and take such
+    a mark back; marking the computer's stones dead, or the kid's own alive, beyond its proposal is refused —
+    the kid plays on to capture them instead ("keep playing")."""
+    proposed = set(row.proposed or [])
+    kid = row.kid_color
+    for name in set(dead) - set(row.dead or []):
+        if game.color_at(name) != kid and name not in proposed:
+            return False
+    for name in set(row.dead or []) - set(dead):
+        if game.color_at(name) == kid and name in proposed:
+            return False
+    return True
 
 
 @bp.post("/<int:game_id>/count/done")
@@ -543,7 +563,8 @@ def resume(game_id: int):
         except _ComputerFailed:
             db.session.rollback()
             return jsonify(result="error", reason="computer", message=messages.computer_failed()), 503
-    values = {"state": "playing", "dead": [], "moves": moves, "ply": len(moves), "updated_at": utcnow()}
+    values = {"state": "playing", "dead": [], "proposed": None, "moves": moves, "ply": len(moves),
+              "updated_at": utcnow()}
     if game.over:  # the computer passed again at once: back to counting
         values.update(_ending(row, game))
     done = db.session.execute(
