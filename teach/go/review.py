@@ -17,12 +17,16 @@ Every claim is proven, never guessed: a finding is returned only when the judge,
 position (``Finding.position()``) and with the lessons' node budget, proves the goal achievable, judges every
 legal first move (``answers`` are all those that win, none left unknown), and proves the move played (or the
 pass) fails. A reading that runs out of budget or time drops the finding. Answers that work only by winning a
-ko drop it too: a retry puzzle hangs on no ko. Two checks on top of the judge's, where the reader is known to be
-generous (found against GNU Go): each answer's line is read again at the root after the opponent's best reply
-(inside a read only the root's moves are verified), and a "save" that leaves the stones capturable at once (the
-reader counts a capture taken straight back, a snapback, as none) drops the finding. ``seconds`` is a deadline
-for the whole review: each read gets a share of the time left, and the moves not reached in time are not
-reviewed.
+ko drop it too: a retry puzzle hangs on no ko. On top of the judge, every claim is read again at the root one ply
+deeper, where the reader is known to be generous (found against GNU Go: inside a read only the root's moves are
+verified): after each answer and every opponent reply that could matter (the chain's liberties and the points next
+to them, the liberties of the chains touching it, the pass), a root read must still reach the goal, and the
+replies that resist the most are followed a move or two further (``_verify_line``); a "save" that leaves the
+stones to be taken at once is none (the reader counts a capture taken straight back, a snapback, as none); and
+"the move played fails" must hold for a root read after it, and after its refutation (``_verify_played``).
+``seconds`` is a deadline for the whole review, ``nodes`` (optional) the reading work it may do in all: each
+read gets a share of what is left, and the moves not reached are not reviewed. The node budget gives the same
+findings on any machine; the clock alone depends on the machine's load.
 
 What a teacher would point out, and what not (the rules, in the order they are applied):
 
