@@ -263,6 +263,12 @@ def test_a_capture_is_read_down_its_line():
     assert all(f.target != "F4" for f in findings)
 
 
+def test_an_answer_the_opponent_answers_with_a_pass():
+    # the judge answers a winning first move of this game (move 57) with a pass: the review reads on after it
+    findings = review(semi_random_game(215, moves=60), "black")
+    assert 57 in [f.move_number for f in findings]
+
+
 def test_the_node_budget_decides():
     game = semi_random_game(2, moves=60)
     assert review(game, "black", nodes=0) == []

@@ -352,7 +352,7 @@ def _verify_answer(judge: Judge, name: str, clock: _Clock) -> None:
     child = game.to_move
     game.play_point(start.require_point(name), child)
     verdict = judge.judge([], name)
-    first = start.require_point(verdict.reply) if verdict.reply is not None else None
+    first = start.require_point(verdict.reply) if verdict.reply not in (None, "pass") else None
     _verify_line(game, target, judge.goal.kind == "capture", clock, VERIFY_DEPTH[judge.goal.kind], first)
 
 
