@@ -1,6 +1,6 @@
 """Review speed: the time to review a whole 9x9 and 13x13 game, and what the review found in it.
 
-Usage: python bench/review.py [--games N] [--seconds S] [--sizes 9,13]
+Usage: python bench/review.py [--games N] [--seconds S] [--nodes N] [--sizes 9,13]
 
 The games are seeded and the same on every run: the placeholder bot (``teach.go.bot.choose_move``) against a
 child who plays a random legal move instead of the bot's half the time, until two passes or 1.5 moves per point.
@@ -51,22 +51,23 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--sizes", default="9,13")
+    parser.add_argument("--nodes", type=int, default=0, help="the review's node budget too (0: the clock alone)")
     parser.add_argument("--full", type=float, default=0.0, help="also review with this far deadline (0: no)")
     args = parser.parse_args()
     for size in (int(s) for s in args.sizes.split(",")):
-        run(size, args.games, args.seconds)
+        run(size, args.games, args.seconds, args.nodes or None)
         if args.full:
-            run(size, args.games, args.full)
+            run(size, args.games, args.full, args.nodes or None)
 
 
-def run(size: int, games: int, seconds: float) -> None:
+def run(size: int, games: int, seconds: float, nodes: int | None = None) -> None:
     """Review ``games`` seeded games of ``size`` for each side with the deadline ``seconds``; print the figures."""
     times, found, late = [], [], 0
     for seed in range(games):
         for child, color in ((1, "black"), (2, "white")):
             game = semi_random_game(seed, size, child)
             start = time.perf_counter()
-            findings = review_game(game, color, seconds=seconds)
+            findings = review_game(game, color, seconds=seconds, nodes=nodes)
             took = time.perf_counter() - start
             times.append(took)
             found.append(len(findings))

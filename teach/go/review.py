@@ -17,12 +17,16 @@ Every claim is proven, never guessed: a finding is returned only when the judge,
 position (``Finding.position()``) and with the lessons' node budget, proves the goal achievable, judges every
 legal first move (``answers`` are all those that win, none left unknown), and proves the move played (or the
 pass) fails. A reading that runs out of budget or time drops the finding. Answers that work only by winning a
-ko drop it too: a retry puzzle hangs on no ko. Two checks on top of the judge's, where the reader is known to be
-generous (found against GNU Go): each answer's line is read again at the root after the opponent's best reply
-(inside a read only the root's moves are verified), and a "save" that leaves the stones capturable at once (the
-reader counts a capture taken straight back, a snapback, as none) drops the finding. ``seconds`` is a deadline
-for the whole review: each read gets a share of the time left, and the moves not reached in time are not
-reviewed.
+ko drop it too: a retry puzzle hangs on no ko. On top of the judge, every claim is read again at the root one ply
+deeper, where the reader is known to be generous (found against GNU Go: inside a read only the root's moves are
+verified): after each answer and every opponent reply that could matter (the chain's liberties and the points next
+to them, the liberties of the chains touching it, the pass), a root read must still reach the goal, and the
+replies that resist the most are followed a move or two further (``_verify_line``); a "save" that leaves the
+stones to be taken at once is none (the reader counts a capture taken straight back, a snapback, as none); and
+"the move played fails" must hold for a root read after it, and after its refutation (``_verify_played``).
+``seconds`` is a deadline for the whole review, ``nodes`` (optional) the reading work it may do in all: each
+read gets a share of what is left, and the moves not reached are not reviewed. The node budget gives the same
+findings on any machine; the clock alone depends on the machine's load.
 
 What a teacher would point out, and what not (the rules, in the order they are applied):
 
@@ -68,6 +72,10 @@ REVIEW_LIMITS = LESSON_LIMITS
 READ_SHARE = 4  # a read may take this fraction of the time left: one judged move makes a few reads at most
 SCAN_SHARE = 0.4  # the part of the time the first pass over the game may take; the answers get the rest
 ANSWER_SHARE = 3  # a finding's answers may take a third of the time left at most (the others get their turn)
+# An answer's most resisting lines are read again at the root this many child moves deep. A save is followed less
+# far: the stones' fight widens at every move, and deeper the reader's root reads disagree with each other about
+# answers GNU Go confirms (found on seeded games); a capture's lines stay narrow.
+VERIFY_DEPTH = {"capture": 2, "save": 1}
 QUIET_REACH = 3  # a chain read with nothing found is read again when a stone this near (Manhattan) changed
 
 
@@ -96,41 +104,116 @@ class Finding:
         return Judge(self.position(), Goal(self.goal, (self.target,)), limits)
 
 
-def review_game(game: Game, color: str, seconds: float = 10.0) -> list[Finding]:
+def review_game(game: Game, color: str, seconds: float = 10.0, nodes: int | None = None) -> list[Finding]:
     """The findings of ``color``'s moves in ``game`` (see the module docstring), in the order of the game.
-    ``game`` is not changed; the review is over ``seconds`` from now.
+    ``game`` is not changed; the review is over ``seconds`` from now, or when its reads have searched ``nodes``
+    nodes in all (None: no such limit). The node budget decides the same way on any machine (tests give it, and a
+    clock they never reach); the clock alone, as the web gives it, depends on the machine's load.
 
     Two passes: the first goes through the game and proves, for each of the child's moves, the finding it may
     give (the goal achievable, the move played failing); the second judges every first move of the biggest
-    of them for their answers. The first pass may take ``SCAN_SHARE`` of the time (moves it does not reach are
-    not reviewed), the second the rest, a fair share to each finding."""
+    of them for their answers, and checks every claim one ply deeper (``_verify_played``, ``_verify_answer``).
+    The first pass may take ``SCAN_SHARE`` of the time and nodes (moves it does not reach are not reviewed), the
+    second the rest, a fair share to each finding."""
     child = parse_color(color)
-    clock = _Clock(seconds)
+    clock = _Clock(seconds, nodes)
     candidates = _scan(game, child, clock.part(SCAN_SHARE, SCAN_LIMITS))
     return _answer(candidates, clock)
 
 
-class _Clock:
-    """A deadline, and the budget of each read under it: the review's nodes, and a share of the time left (so
-    the few reads of one judged move together stay inside the deadline)."""
+class _Meter:
+    """The nodes the review's reads have searched so far."""
 
-    def __init__(self, seconds: float, deadline: float | None = None, budget: Limits = REVIEW_LIMITS) -> None:
+    def __init__(self) -> None:
+        self.spent = 0
+
+
+class _Clock:
+    """A deadline and a node allowance, and the budget of each read under them: the review's nodes (at most the
+    nodes left), and a share of the time left (so the few reads of one judged move together stay inside the
+    deadline). A read is stopped only by its own budget, so the review may go past its nodes by what one read
+    was given; it stops reading after that."""
+
+    def __init__(self, seconds: float, nodes: int | None = None, deadline: float | None = None,
+                 meter: _Meter | None = None, budget: Limits = REVIEW_LIMITS, node_end: int | None = None) -> None:
         end = time.perf_counter() + max(0.0, seconds)
         self.deadline = end if deadline is None else min(end, deadline)
+        self.meter = _Meter() if meter is None else meter
+        self.node_end = node_end
+        if nodes is not None:
+            own = self.meter.spent + max(0, nodes)
+            self.node_end = own if node_end is None else min(own, node_end)
         self.budget = budget
 
     def part(self, share: float, budget: Limits = REVIEW_LIMITS) -> _Clock:
-        """A clock for ``share`` of the time left, inside this one, its reads on ``budget``."""
-        return _Clock(self.left() * share, self.deadline, budget)
+        """A clock for ``share`` of the time and nodes left, inside this one, its reads on ``budget``."""
+        nodes = None if self.node_end is None else int(self.nodes_left() * share)
+        return _Clock(self.left() * share, nodes, self.deadline, self.meter, budget, self.node_end)
 
     def left(self) -> float:
         return max(0.0, self.deadline - time.perf_counter())
 
+    def nodes_left(self) -> int | None:
+        return None if self.node_end is None else max(0, self.node_end - self.meter.spent)
+
     def out(self) -> bool:
-        return time.perf_counter() >= self.deadline
+        return time.perf_counter() >= self.deadline or self.nodes_left() == 0
 
     def limits(self) -> Limits:
-        return replace(self.budget, seconds=self.left() / READ_SHARE)
+        nodes = self.budget.nodes if self.node_end is None else min(self.budget.nodes, self.nodes_left())
+        return replace(self.budget, seconds=self.left() / READ_SHARE, nodes=nodes)
+
+    def judge(self, start: Game, goal: Goal) -> Judge:
+        return _MeteredJudge(start, goal, self.limits(), self.meter)
+
+    def read(self, game: Game, attack: bool, target: int) -> tuple[int, int | None]:
+        """A root read (attack or defend the chain at ``target``, the side to move in ``game`` first), counted;
+        over budget it proves nothing."""
+        reader = _MeteredReader(game, self.limits(), self.meter)
+        try:
+            return (reader.attack if attack else reader.defend)(target)
+        except BudgetExceeded:
+            raise _Unproven from None
+        finally:
+            reader.settle()
+
+
+class _MeteredReader(Reader):
+    """The tactical reader, its nodes counted on the review's meter (each read restarts its own count)."""
+
+    def __init__(self, game: Game, limits: Limits, meter: _Meter) -> None:
+        super().__init__(game, limits)
+        self.meter = meter
+
+    def _start(self) -> None:
+        self.settle()
+        super()._start()
+
+    def settle(self) -> None:
+        """Count the nodes of the read so far on the meter."""
+        self.meter.spent += self.nodes
+        self.nodes = 0
+
+
+class _MeteredJudge(Judge):
+    """The lesson judge, its capture and save reads made by a metered reader: the very reads ``Judge`` makes
+    (same reader, same limits, same order), so its verdicts are the lesson puzzle's (``Finding.judge``)."""
+
+    def __init__(self, position: Game, goal: Goal, limits: Limits, meter: _Meter) -> None:
+        super().__init__(position, goal, limits)
+        self.meter = meter
+
+    def _read(self, game: Game, watch=None) -> tuple[int, int | None]:
+        if self.goal.kind not in ("capture", "save") or any(game.board[p] == EMPTY for p in self.targets):
+            return super()._read(game, watch)
+        reader = _MeteredReader(game, self.limits, self.meter)
+        if watch is not None:
+            watch.attach(reader.g)
+        attacker_to_move = (game.to_move == self.solver) == (self.goal.kind == "capture")
+        try:
+            return self._attack_any(reader) if attacker_to_move else self._defend_all(reader)
+        finally:
+            reader.settle()
 
 
 class _Unproven(Exception):
@@ -151,9 +234,11 @@ class _Candidate:
     black: list[str]
     white: list[str]
     played: str
+    move: int | None  # the point played, None for a pass
 
     def finding(self, clock: _Clock) -> Finding:
         start = self.judge.start
+        _verify_played(start, self.goal, self.target, self.move, clock)
         answers = _answers(self.judge, self.legal, clock)
         return Finding(move_number=self.number, kind=self.kind, size=start.size, black=self.black,
                        white=self.white, to_play=start.to_play, goal=self.goal, target=start.name(self.target),
@@ -233,35 +318,174 @@ def _answers(judge: Judge, legal: frozenset[int], clock: _Clock) -> list[str]:
                 # the reader counts a capture that is taken straight back (a snapback) as no capture; the
                 # stones are gone all the same, so this "save" is none, and the judge would accept it
                 raise _Unproven
-            _check_line(judge, name, clock)
+            _verify_answer(judge, name, clock)
             answers.append(name)
     if not answers:
         raise _Unproven
     return answers
 
 
-def _check_line(judge: Judge, name: str, clock: _Clock) -> None:
-    """Read the answer's line once more from its second move: after the answer and the opponent's best reply, a
-    root read must still find the goal reached. Inside a read only the root's moves are verified, so a reply
-    found wanting one ply down can hold at the root: then the answer is not proven after all."""
+def _replies(game: Game, target: int) -> list[int | None]:
+    """The moves of the side to move in ``game`` that could change what happens to the chain at ``target``:
+    its liberties and the empty points next to them, the liberties of every chain touching it (the chains that
+    capture it or that it captures, their ataris and their escapes), and the pass. A move farther away changes
+    no read of this chain's fight the reader makes from these moves."""
+    ch = game.chain_of[target]
+    points = set(ch.libs)
+    for lib in ch.libs:
+        points.update(q for q in game.adjacent[lib] if game.board[q] == EMPTY)
+    for s in ch.stones:
+        for q in game.adjacent[s]:
+            other = game.chain_of[q]
+            if other is not None and other.color != ch.color:
+                points.update(other.libs)
+    color = game.to_move
+    return [p for p in sorted(points) if game.is_legal_point(p, color)] + [None]
+
+
+def _verify_answer(judge: Judge, name: str, clock: _Clock) -> None:
+    """The answer's claim read again at the root, deeper than the judge reads it: inside a read only the root's
+    moves are verified, so a reply found wanting one ply down can hold at the root (found against GNU Go). After
+    the answer, ``_verify_line`` checks every reply that could matter (the judge's own among them)."""
+    start, target = judge.start, judge.targets[0]
+    game = _copy(start)
+    child = game.to_move
+    game.play_point(start.require_point(name), child)
     verdict = judge.judge([], name)
-    if verdict.result != "continue" or verdict.reply is None:
-        return
-    game = _copy(judge.start)
-    game.play(name)
-    game.play(verdict.reply)
-    target = judge.targets[0]
+    first = start.require_point(verdict.reply) if verdict.reply not in (None, "pass") else None
+    _verify_line(game, target, judge.goal.kind == "capture", clock, VERIFY_DEPTH[judge.goal.kind], first)
+
+
+def _verify_line(game: Game, target: int, capture: bool, clock: _Clock, depth: int, first: int | None = None
+                 ) -> None:
+    """After a move of the child (the opponent to move in ``game``), the goal holds by root reads: the opponent,
+    moving, cannot undo it (a root read for the opponent finds nothing); and after every reply that could matter
+    (``_replies``, ``first`` among them) the child's root read still reaches it: a capture must be won by a root
+    attack read, a save must leave stones that a root defence read keeps and that cannot be taken at once. The
+    replies that resist the most (a capture's target gaining liberties or taking stones, a save's target losing
+    liberties or stones of the child's taken) are followed ``depth`` child moves further, with the child's move
+    the root read found: a line can look won at the root one ply down and lost two plies further."""
+    child = 3 - game.to_move
+    ch = game.chain_of[target]
+    if ch is None:
+        if capture:
+            return
+        raise _Unproven
+    if clock.out():
+        raise _Unproven
+    if clock.read(game, not capture, target)[0] != LOSE:
+        raise _Unproven
+    libs = len(ch.libs)
+    replies = _replies(game, target)
+    if first is not None and first not in replies:
+        replies.insert(0, first)
+    for reply in replies:
+        if clock.out():
+            raise _Unproven
+        if reply is None:
+            game.pass_move(3 - child)
+            taken = 0
+        else:
+            taken = len(game.play_point(reply, 3 - child))
+        try:
+            ch = game.chain_of[target]
+            if ch is None:
+                if capture:
+                    continue
+                raise _Unproven
+            result, move = clock.read(game, capture, target)
+            if result != WIN or (not capture and _capturable_after(game, move, target)):
+                raise _Unproven
+            resists = taken > 0 or (len(ch.libs) > libs if capture else len(ch.libs) < libs) or (
+                reply is not None and _counter_atari(game, reply, ch))
+            if depth > 0 and resists and reply is not None:
+                _verify_follow_up(game, target, capture, clock, depth - 1, move)
+        finally:
+            game.undo()
+
+
+def _counter_atari(game: Game, reply: int, target) -> bool:
+    """Did the opponent's ``reply`` put a chain of the child's (not the target chain) in atari?"""
+    child = 3 - game.board[reply]
+    for q in game.adjacent[reply]:
+        other = game.chain_of[q]
+        if other is not None and other is not target and other.color == child and len(other.libs) == 1:
+            return True
+    return False
+
+
+def _verify_follow_up(game: Game, target: int, capture: bool, clock: _Clock, depth: int, move: int | None) -> None:
+    """The child to move in ``game``, after a resisting reply: the move the root read found (``move``) must hold
+    down the line (``_verify_line``). The reader's choice may be the one that does not (its root read, one ply
+    down, is generous): then another move on the chain's liberties that holds will do (GNU Go's answer is often
+    the other one)."""
+    child = game.to_move
+    tries = [move] + sorted(p for p in game.chain_of[target].libs if p != move)
+    for i, p in enumerate(tries):
+        if p is None:
+            game.pass_move(child)
+        else:
+            try:
+                game.play_point(p, child)
+            except IllegalMove:
+                continue
+        try:
+            _verify_line(game, target, capture, clock, depth)
+            return
+        except _Unproven:
+            if clock.out() or i == len(tries) - 1:
+                raise
+        finally:
+            game.undo()
+    raise _Unproven
+
+
+def _verify_played(start: Game, goal: str, target: int, move: int | None, clock: _Clock) -> None:
+    """The claim "the move played (``move``, None for a pass) fails", read at the root: after it the opponent,
+    read at the root, keeps the goal from being reached (defends the chain the child could capture, captures the
+    chain the child could save), and after that refutation a root read finds the goal out of the child's reach."""
+    capture = goal == "capture"
+    game = _copy(start)
+    child = game.to_move
+    if move is None:
+        game.pass_move(child)
+    else:
+        game.play_point(move, child)
     if game.board[target] == EMPTY:
-        if judge.goal.kind == "save":
+        raise _Unproven  # it captured the chain (or lost it at once): no failure to tell
+    result, refutation = clock.read(game, not capture, target)
+    if result != WIN or (capture and _capturable_after(game, refutation, target)):
+        raise _Unproven
+    if refutation is None:
+        game.pass_move(3 - child)
+    else:
+        game.play_point(refutation, 3 - child)
+    if game.board[target] == EMPTY:
+        if capture:
             raise _Unproven
         return
-    reader = Reader(game, clock.limits())
-    try:
-        result = (reader.attack if judge.goal.kind == "capture" else reader.defend)(target)[0]
-    except BudgetExceeded:
-        raise _Unproven from None
-    if result != WIN:
+    if clock.read(game, capture, target)[0] != LOSE:
         raise _Unproven
+
+
+def _capturable_after(game: Game, defence: int | None, target: int) -> bool:
+    """After the defence a root read found (``defence``, None for none needed, the defender to move in
+    ``game``), can the attacker take the chain at once? The reader counts a capture that is taken straight
+    back (a snapback) as none, yet the stones are gone: such a defence saves nothing."""
+    owner = game.board[target]
+    if defence is not None:
+        game.play_point(defence, owner)
+    try:
+        ch = game.chain_of[target]
+        if ch is None:
+            return True
+        if len(ch.libs) != 1:
+            return False
+        (lib,) = ch.libs
+        return game.is_legal_point(lib, 3 - owner)
+    finally:
+        if defence is not None:
+            game.undo()
 
 
 def _still_in_atari(start: Game, p: int, target: int) -> bool:
@@ -316,7 +540,7 @@ class _MoveReview:
                 stones, goal_kind, target, judge = hit
                 played = game.name(self.move) if self.move is not None else "pass"
                 return _Candidate(self.number, kind, goal_kind, target, stones, judge,
-                                  frozenset(game.legal_points(child)), self.black, self.white, played)
+                                  frozenset(game.legal_points(child)), self.black, self.white, played, self.move)
         return None
 
     def _quiet(self, goal: str, ch) -> tuple | None:
@@ -408,7 +632,7 @@ class _MoveReview:
 
     # ------------------------------------------------------------------ proofs
     def _judge(self, goal: str, target: int) -> Judge:
-        return Judge(self.start, Goal(goal, (self.start.name(target),)), self.clock.limits())
+        return self.clock.judge(self.start, Goal(goal, (self.start.name(target),)))
 
     def _best(self, judge: Judge, game: Game) -> int:
         judge.limits = self.clock.limits()
@@ -451,9 +675,9 @@ class _MoveReview:
             if ch.color != self.child or len(ch.libs) != 1 or len(ch.stones) < stones:
                 continue
             try:
-                if Reader(after, self.clock.limits()).attack(ch.stones[0])[0] == LOSE:
+                if self.clock.read(after, True, ch.stones[0])[0] == LOSE:
                     return True
-            except BudgetExceeded:
+            except _Unproven:
                 continue
         return False
 
