@@ -306,6 +306,25 @@ def test_a_capture_game_with_someone_at_home_ends_on_the_goal(app, kid, client):
     assert [m["id"] for m in body["milestones"]] == ["milestone-capture-game"]  # no level beaten
 
 
+def test_a_finished_game_is_reviewed_outside_the_request_without_anyone_asking(app, kid, client):
+    """The game ends with a capture of the kid's stones the kid could have saved: by the time the runner the
+    last move woke is done, the review has kept it as a retry puzzle."""
+    from teach.models import MissedCapture
+    from teach.web import reviews
+
+    app.config.update(REVIEW_RUNNER=True, REVIEW_SECONDS=120, REVIEW_DEADLINE_SECONDS=240)  # a busy test machine
+    game_id = new_game(client, {**CAPTURE_VS_MOUSE, "who": "friend", "goal": "1"})
+    # white surrounds black's D4 on three sides; in atari, black plays G5 instead of D3 and white takes D4
+    body = play_all(client, game_id, ["D4", "D5", "G7", "C4", "G6", "E4", "G5", "D3"])
+    assert body["state"] == "finished" and body["winner"] == "white"
+    assert reviews.join_runner(app, 180)
+    with app.app_context():
+        assert row_of(app, game_id).reviewed
+        kept = db.session.scalars(sa.select(MissedCapture).where(MissedCapture.game_id == game_id)).all()
+        assert [(m.kind, m.move_number, m.target, m.played) for m in kept] == [("unsaved-atari", 7, "D4", "G5")]
+        assert "D3" in kept[0].answers
+
+
 # ---------------------------------------------------------------------- counting
 # Black walls off the top five rows, White the bottom four; White's stone on E7 is dead inside Black's land
 WALLS = [m for col in "ABCDEFGHJ" for m in (f"{col}5", f"{col}4")] + ["E8", "E7", "D7", "pass", "F7", "pass", "pass"]
@@ -332,6 +351,30 @@ def test_two_passes_open_the_count_and_tapping_a_group_flips_it(app, kid, client
     empty = client.post(f"/play/{game_id}/count", json={"point": "B8", "ply": row.ply})
     assert empty.status_code == 200 and empty.get_json()["result"] == "illegal"
     assert play(client, game_id, "B8", row.ply).status_code == 409  # no moves while counting
+
+
+def test_against_the_computer_the_kid_cannot_count_the_computer_s_live_stones_dead(app, kid, client):
+    """The same walls against the Little Mouse: the computer proposed its E7 dead. The kid may count E7 alive
+    (and dead again) and concede stones of the kid's own; marking the computer's live wall dead is refused."""
+    game_id = _counted_game(client)
+    with app.app_context():
+        row = db.session.get(PlayedGame, game_id)
+        row.opponent, row.level, row.proposed = "computer", 1, ["E7"]
+        db.session.commit()
+    ply = row_of(app, game_id).ply
+
+    def tap(point):
+        return client.post(f"/play/{game_id}/count", json={"point": point, "ply": ply}).get_json()
+
+    refused = tap("A4")  # White's wall: alive
+    assert refused["result"] == "disagree" and "小老鼠不同意" in refused["message"]
+    assert row_of(app, game_id).dead == ["E7"]
+    assert tap("E7")["dead"] == [] and tap("E7")["dead"] == ["E7"]  # the computer's dead stone, both ways
+    conceded = tap("A5")  # the kid's own wall, given away
+    assert conceded["result"] == "ok" and "A5" in conceded["dead"] and "E7" in conceded["dead"]
+    assert tap("A5")["dead"] == ["E7"]  # and taken back: the computer never claimed it
+    done = client.post(f"/play/{game_id}/count/done", json={"ply": ply}).get_json()
+    assert done["game_result"] == "B+1.5"
 
 
 def test_done_counting_stores_the_result_and_gives_the_counting_sticker(app, kid, client):

@@ -67,7 +67,7 @@ LESSON_LIMITS = Limits()  # how lesson puzzles are judged (Finding.judge too)
 # of liberties at every move, on a smaller node budget: a read that finishes inside it is the very read the
 # lessons' budget would make (the same moves in the same order), so its answer is the lessons' answer; one that
 # does not is unknown, and that chain is not looked at.
-SCAN_LIMITS = replace(LESSON_LIMITS, nodes=20_000)
+SCAN_LIMITS = replace(LESSON_LIMITS, nodes=100_000)  # a lone stone's rescue on an open 7x7 board takes 50,000
 REVIEW_LIMITS = LESSON_LIMITS
 READ_SHARE = 4  # a read may take this fraction of the time left: one judged move makes a few reads at most
 SCAN_SHARE = 0.4  # the part of the time the first pass over the game may take; the answers get the rest

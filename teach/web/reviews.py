@@ -40,8 +40,10 @@ from teach.web.extensions import db
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DEFAULTS = {
-    "REVIEW_SECONDS": 10.0,  # the review's own thinking budget (review_game's ``seconds``)
-    "REVIEW_DEADLINE_SECONDS": 30.0,  # wall-clock seconds for the child process, starting it included
+    # the review's own thinking budget (review_game's ``seconds``): every claim is read again one ply deeper, and
+    # on an open 7x7 or 9x9 board that takes seconds per finding on this project's 2-core machine
+    "REVIEW_SECONDS": 20.0,
+    "REVIEW_DEADLINE_SECONDS": 45.0,  # wall-clock seconds for the child process, starting it included
     "REVIEW_GRACE_SECONDS": 30.0,  # past the deadline, a claim without an answer is taken again
     "REVIEW_RUNNER": True,  # start runner threads in the app; False: only run_queue works the queue
 }
