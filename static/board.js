@@ -3,12 +3,11 @@
   "use strict";
   var step = document.getElementById("step");
   if (!step) return;
-  var COLUMNS = "ABCDEFGHJKLMNOPQRST";
   var kind = step.dataset.kind;
   var lang = step.dataset.lang;
-  var csrf = document.querySelector("meta[name=csrf-token]").content;
   var feedback = document.getElementById("feedback");
   var board = step.querySelector("svg.board");
+  var stones = window.TeachStones;
   var startRows = board ? currentRows() : null;
   var attempt = null, ply = 0, busy = false, done = false;
 
@@ -50,44 +49,14 @@
   });
 
   // ---------------------------------------------------------------- the board
-  function points() { return board ? board.querySelectorAll("g.pt") : []; }
-  function rowCol(name) {
-    var size = parseInt(board.dataset.size, 10);
-    return [size - parseInt(name.slice(1), 10), COLUMNS.indexOf(name[0])];
-  }
-  function currentRows() {
-    var size = parseInt(board.dataset.size, 10), rows = [];
-    for (var r = 0; r < size; r++) rows.push(new Array(size).fill("."));
-    points().forEach(function (pt) {
-      var rc = rowCol(pt.dataset.point);
-      rows[rc[0]][rc[1]] = pt.classList.contains("black") ? "X" : pt.classList.contains("white") ? "O" : ".";
-    });
-    return rows.map(function (r) { return r.join(""); });
-  }
-  function setRows(rows, last) {
-    points().forEach(function (pt) {
-      var rc = rowCol(pt.dataset.point), ch = rows[rc[0]][rc[1]];
-      var was = pt.classList.contains("black") ? "X" : pt.classList.contains("white") ? "O" : ".";
-      pt.classList.toggle("black", ch === "X");
-      pt.classList.toggle("white", ch === "O");
-      pt.classList.toggle("empty", ch === ".");
-      pt.classList.toggle("captured", was !== "." && ch === ".");
-      pt.classList.toggle("last", pt.dataset.point === last);
-    });
-  }
   function say(message, good) {
     feedback.textContent = message || "";
     feedback.className = "feedback " + (good === true ? "good" : good === false ? "bad" : "");
   }
-  function post(url, body) {
-    return fetch(url, {
-      method: "POST", credentials: "same-origin",
-      headers: {"Content-Type": "application/json", "X-CSRFToken": csrf, "Accept": "application/json"},
-      body: JSON.stringify(body)
-    }).then(function (r) {
-      return r.json().catch(function () { return {result: "error", message: ""}; });
-    });
-  }
+  function points() { return stones.points(board); }
+  function currentRows() { return stones.rows(board); }
+  function setRows(rows, last) { stones.setRows(board, rows, last); }
+  function post(url, body) { return stones.post(url, body); }
   function signedOut(data) {
     say(data.message, false);
     setTimeout(function () { window.location = data.login; }, 2000);

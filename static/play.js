@@ -2,11 +2,9 @@
 // which plays the move and the computer's reply and answers with the boards; the page only draws what it is told.
 (function () {
   "use strict";
-  var COLUMNS = "ABCDEFGHJKLMNOPQRST";
   var root = document.getElementById("play-game") || document.getElementById("play-start");
   if (!root) return;
   var lang = root.dataset.lang;
-  var csrf = document.querySelector("meta[name=csrf-token]").content;
 
   // ---------------------------------------------------------------- sound and voice (as on the lesson page)
   var muted = localStorage.getItem("teach-muted") === "1";
@@ -89,34 +87,12 @@
   var feedback = document.getElementById("feedback");
   var wrap = document.getElementById("board-wrap");
   function board() { return wrap.querySelector("svg.board"); }
-  function rowCol(name) {
-    var size = parseInt(board().dataset.size, 10);
-    return [size - parseInt(name.slice(1), 10), COLUMNS.indexOf(name[0])];
-  }
-  function setRows(rows, last) {
-    board().querySelectorAll("g.pt").forEach(function (pt) {
-      var rc = rowCol(pt.dataset.point), ch = rows[rc[0]][rc[1]];
-      var was = pt.classList.contains("black") ? "X" : pt.classList.contains("white") ? "O" : ".";
-      pt.classList.toggle("black", ch === "X");
-      pt.classList.toggle("white", ch === "O");
-      pt.classList.toggle("empty", ch === ".");
-      pt.classList.toggle("captured", was !== "." && ch === ".");
-      pt.classList.toggle("last", pt.dataset.point === last);
-    });
-  }
+  function setRows(rows, last) { window.TeachStones.setRows(board(), rows, last); }
   function say(message, good) {
     feedback.textContent = message || "";
     feedback.className = "feedback speak " + (good === true ? "good" : good === false ? "bad" : "");
   }
-  function post(url, body) {
-    return fetch(url, {
-      method: "POST", credentials: "same-origin",
-      headers: {"Content-Type": "application/json", "X-CSRFToken": csrf, "Accept": "application/json"},
-      body: JSON.stringify(body)
-    }).then(function (r) {
-      return r.json().catch(function () { return {result: "error", message: ""}; });
-    });
-  }
+  function post(url, body) { return window.TeachStones.post(url, body); }
   function offline() {
     busy = false;
     say(lang === "zh" ? "网络断了，再试一次。" : "No connection. Try again.", false);

@@ -5,7 +5,6 @@
   var review = document.getElementById("review");
   if (!review) return;
   var lang = review.dataset.lang;
-  var csrf = document.querySelector("meta[name=csrf-token]").content;
   var offline = lang === "zh" ? "网络断了，再试一次。" : "No connection. Try again.";
 
   // ---------------------------------------------------------------- waiting for the review
@@ -27,44 +26,19 @@
 
   var step = document.getElementById("step");
   if (!step) return;
-  var COLUMNS = "ABCDEFGHJKLMNOPQRST";
   var feedback = document.getElementById("feedback");
   var board = step.querySelector("svg.board");
   var attempt = null, ply = 0, busy = false, done = false, startRows = null;
 
-  function post(url, body) {
-    return fetch(url, {
-      method: "POST", credentials: "same-origin",
-      headers: {"Content-Type": "application/json", "X-CSRFToken": csrf, "Accept": "application/json"},
-      body: JSON.stringify(body || {})
-    }).then(function (r) { return r.json().catch(function () { return {result: "error", message: offline}; }); });
-  }
+  var stones = window.TeachStones;
+  function post(url, body) { return stones.post(url, body || {}, offline); }
   function say(message, good) {
     feedback.textContent = message || "";
     feedback.className = "feedback " + (good === true ? "good" : good === false ? "bad" : "");
   }
-  function pts() { return board.querySelectorAll("g.pt"); }
-  function rows() {
-    var size = parseInt(board.dataset.size, 10), out = [];
-    for (var r = 0; r < size; r++) out.push(new Array(size).fill("."));
-    pts().forEach(function (pt) {
-      var p = pt.dataset.point, r = size - parseInt(p.slice(1), 10), c = COLUMNS.indexOf(p[0]);
-      out[r][c] = pt.classList.contains("black") ? "X" : pt.classList.contains("white") ? "O" : ".";
-    });
-    return out.map(function (r) { return r.join(""); });
-  }
-  function setRows(next, last, quiet) {
-    var size = parseInt(board.dataset.size, 10);
-    pts().forEach(function (pt) {
-      var p = pt.dataset.point, ch = next[size - parseInt(p.slice(1), 10)][COLUMNS.indexOf(p[0])];
-      var was = pt.classList.contains("black") || pt.classList.contains("white");
-      pt.classList.toggle("black", ch === "X");
-      pt.classList.toggle("white", ch === "O");
-      pt.classList.toggle("empty", ch === ".");
-      pt.classList.toggle("captured", !quiet && was && ch === ".");
-      pt.classList.toggle("last", p === last);
-    });
-  }
+  function pts() { return stones.points(board); }
+  function rows() { return stones.rows(board); }
+  function setRows(next, last, quiet) { stones.setRows(board, next, last, quiet); }
   function glow(points) {
     pts().forEach(function (pt) { pt.classList.toggle("answer", points.indexOf(pt.dataset.point) >= 0); });
   }

@@ -1,0 +1,45 @@
+// The board helpers every playing page shares (lessons, games, review): read and set the stones of a server-drawn
+// board, and post JSON with the page's CSRF token. The pages themselves only decide what a tap means.
+(function () {
+  "use strict";
+  var COLUMNS = "ABCDEFGHJKLMNOPQRST";
+  function rowCol(board, name) {
+    var size = parseInt(board.dataset.size, 10);
+    return [size - parseInt(name.slice(1), 10), COLUMNS.indexOf(name[0])];
+  }
+  function points(board) { return board ? board.querySelectorAll("g.pt") : []; }
+  // the board's rows as the engine writes them, top row first: X black, O white, . empty
+  function rows(board) {
+    var size = parseInt(board.dataset.size, 10), out = [];
+    for (var r = 0; r < size; r++) out.push(new Array(size).fill("."));
+    points(board).forEach(function (pt) {
+      var rc = rowCol(board, pt.dataset.point);
+      out[rc[0]][rc[1]] = pt.classList.contains("black") ? "X" : pt.classList.contains("white") ? "O" : ".";
+    });
+    return out.map(function (r) { return r.join(""); });
+  }
+  // show ``next`` (rows), mark ``last``; stones that vanish flash as captured unless ``quiet`` (a reset)
+  function setRows(board, next, last, quiet) {
+    points(board).forEach(function (pt) {
+      var rc = rowCol(board, pt.dataset.point), ch = next[rc[0]][rc[1]];
+      var was = pt.classList.contains("black") || pt.classList.contains("white");
+      pt.classList.toggle("black", ch === "X");
+      pt.classList.toggle("white", ch === "O");
+      pt.classList.toggle("empty", ch === ".");
+      pt.classList.toggle("captured", !quiet && was && ch === ".");
+      pt.classList.toggle("last", pt.dataset.point === last);
+    });
+  }
+  // a JSON POST; an answer that is no JSON (a proxy's error page) reads as {result: "error", message: fallback}
+  function post(url, body, fallback) {
+    var csrf = document.querySelector("meta[name=csrf-token]").content;
+    return fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRFToken": csrf, "Accept": "application/json"},
+      body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().catch(function () { return {result: "error", message: fallback || ""}; });
+    });
+  }
+  window.TeachStones = {rows: rows, setRows: setRows, post: post, points: points};
+})();
