@@ -12,13 +12,16 @@ How a built-in level chooses (``_Chooser``):
 3. **Reading** (levels 4 and up): the tactical reader (``reading.Reader``) on a small node budget checks which
    short-of-liberty chains can really be captured or saved, and whether the chosen stones can be caught right
    after they are played (a ladder or a net), so a dead chain is neither chased nor rescued.
-4. **Playouts** (level 6): light random games with capture and escape heuristics from the best few candidates
-   decide between them (who is ahead by area, or who reaches the capture goal first).
+4. **Playouts** (levels 4 to 6): light random games with capture and escape heuristics from the best few
+   candidates decide between them (who is ahead by area, or who reaches the capture goal first). Level 4 gives
+   each candidate the same few games; levels 5 and 6 share a larger count out by UCB1 (the heuristic score as
+   the prior), so the promising candidates get most of the games, and the playouts weigh more in the score.
 
 Weaker levels are weakened on purpose, measurably (KaTrain's idea): the bot picks the best of a random *sample*
 of the sensible moves (small at low levels), and at levels 1 and 2 it fails, with a set chance, to see a capture,
 its own stones in atari, or that a move is a self-atari. From level 3 on captures and rescues are always in the
-sample.
+sample. Level 1 also tires: in a full game it passes once three quarters of the board are covered, so a small
+child's game ends (and its last stones are the child's to take) instead of both sides filling the board.
 
 Deterministic: every random choice comes from the generator derived from (seed, level, the moves played), and
 every search is bounded by node and playout *counts*. The level's ``budget_seconds`` is only a safety cap read
