@@ -12,6 +12,7 @@ own seed (``set_random_seed``).
 Engines are started once per worker and reused (``clear_board`` between games); at most two workers.
 
     python bench/bot_ladder.py [--games 40] [--pairs 1-2,5-6,beginner,gnugo] [--kinds full,capture] [--jobs 2]
+                               [--first-seed 1000]
 
 Targets: level 1 loses >= 50 % to the beginner; each level beats the one below in >= 65 %; the top built-in
 level wins >= 25 % against GNU Go level 0 (9x9, komi 7.5 both ways).
@@ -172,6 +173,9 @@ def play_game(task: tuple) -> dict:
         game.play(move)
         if not isinstance(other, Beginner):
             other.ask(f"play {word} {move}")
+    margin = None  # Black's lead: points by the count (full), captured stones (capture)
+    if kind == "capture":
+        margin = game.captures["black"] - game.captures["white"]
     if illegal:
         winner = "white" if illegal == "black" else "black"
     elif game.resigned:
@@ -181,13 +185,14 @@ def play_game(task: tuple) -> dict:
         winner = game.winner or ("black" if caps["black"] > caps["white"] else
                                  "white" if caps["white"] > caps["black"] else None)
     else:
-        winner = estimate(game, playouts=64).score().winner
-    return {"task": task, "winner": winner, "moves": len(game.moves), "illegal": illegal,
+        result = estimate(game, playouts=64).score()
+        winner, margin = result.winner, float(result.margin_points)
+    return {"task": task, "winner": winner, "margin": margin, "moves": len(game.moves), "illegal": illegal,
             "seconds": seconds, "end": game.end_reason or "cap"}
 
 
-def tasks_for(pair: str, kinds: list[str], games: int) -> list[tuple]:
-    """The games of one pair: (lower, higher) alternating colours, seeds 1.. per game."""
+def tasks_for(pair: str, kinds: list[str], games: int, first_seed: int = 1000) -> list[tuple]:
+    """The games of one pair: (lower, higher) alternating colours, one seed per game from ``first_seed`` on."""
     if pair == "beginner":
         low, high, pair_kinds = "beginner", "1", kinds
     elif pair == "gnugo":
@@ -198,7 +203,7 @@ def tasks_for(pair: str, kinds: list[str], games: int) -> list[tuple]:
     out = []
     for kind in pair_kinds:
         for i in range(games):
-            seed = 1000 + i
+            seed = first_seed + i
             out.append((low, high, kind, seed) if i % 2 == 0 else (high, low, kind, seed))
     return out
 
@@ -210,19 +215,21 @@ def main(argv=None) -> None:
                     help="comma-separated: 1-2 .. 5-6, beginner (level 1 vs the scripted beginner), gnugo")
     ap.add_argument("--kinds", default="full,capture", help="full (9x9, komi 7.5) and/or capture (7x7, 5 stones)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (at most 2)")
+    ap.add_argument("--first-seed", type=int, default=1000,
+                    help="the first game's seed: a figure for the record is best measured on seeds not tuned on")
     args = ap.parse_args(argv)
     kinds = [k for k in args.kinds.split(",") if k]
     pairs = [p for p in args.pairs.split(",") if p]
     if "gnugo" in pairs and not find_gnugo():
         print("GNU Go not found: the gnugo pair is skipped")
         pairs.remove("gnugo")
-    tasks = [(pair, t) for pair in pairs for t in tasks_for(pair, kinds, args.games)]
+    tasks = [(pair, t) for pair in pairs for t in tasks_for(pair, kinds, args.games, args.first_seed)]
     started = time.perf_counter()
     cpu0 = time.process_time()
     with multiprocessing.Pool(max(1, min(args.jobs, 2))) as pool:
         results = pool.map(play_game, [t for _, t in tasks], chunksize=1)
     print(f"{'pair':<14}{'kind':<9}{'higher wins':>12}{'games':>7}{'%':>7}{'draws':>7}{'illegal':>9}"
-          f"{'moves':>7}{'ms/mv hi':>10}{'ms/mv lo':>10}")
+          f"{'moves':>7}{'ms/mv hi':>10}{'ms/mv lo':>10}{'lead hi':>9}")
     for pair in pairs:
         for kind in kinds:
             rows = [r for (p, _), r in zip(tasks, results) if p == pair and r["task"][2] == kind]
@@ -233,9 +240,12 @@ def main(argv=None) -> None:
             secs = {"hi": 0.0, "lo": 0.0}
             counts = {"hi": 0, "lo": 0}
             moves = 0
+            leads = []
             for r in rows:
                 black, white = r["task"][:2]
                 high_color = "black" if black == high else "white"
+                if r["margin"] is not None:
+                    leads.append(r["margin"] if high_color == "black" else -r["margin"])
                 wins += r["winner"] == high_color
                 draws += r["winner"] is None
                 illegal += r["illegal"] is not None
@@ -248,10 +258,13 @@ def main(argv=None) -> None:
             label = {"beginner": "1 v beginner", "gnugo": "6 v gnugo0"}.get(pair, pair.replace("-", " v "))
             print(f"{label:<14}{kind:<9}{wins:>12}{n:>7}{100 * wins / n:>6.0f}%{draws:>7}{illegal:>9}"
                   f"{moves / n:>7.0f}{1000 * secs['hi'] / max(1, counts['hi']):>10.1f}"
-                  f"{1000 * secs['lo'] / max(1, counts['lo']):>10.1f}")
+                  f"{1000 * secs['lo'] / max(1, counts['lo']):>10.1f}"
+                  f"{sum(leads) / len(leads) if leads else float('nan'):>+9.1f}")
     print(f"\n{len(results)} games in {time.perf_counter() - started:.0f} s wall "
           f"(workers' CPU not included in this process's {time.process_time() - cpu0:.1f} s)")
     print("'higher wins': games won by the higher level (for '1 v beginner': by level 1; target there <= 50 %)")
+    print("'lead hi': the higher level's mean lead at the end (full: points by the count, komi included, games "
+          "lost on an illegal move or a resignation not counted; capture: stones captured more)")
 
 
 if __name__ == "__main__":

@@ -124,6 +124,22 @@ def test_the_capture_game_goes_for_the_winning_capture():
 
 
 # ---------------------------------------------------------------------- eyes and the end of the game
+def test_the_mouse_tires_on_a_full_board_but_plays_on_an_open_one_and_in_the_capture_game():
+    # the same random stones: three quarters of the 9x9 board covered, then barely a third
+    full = random_position(9, 75, 7)
+    assert len(full.empty_points) <= 81 // 4 and not full.over
+    assert all(reply(full, 1, seed) == "pass" for seed in range(4))
+    assert any(reply(full, 3, seed) != "pass" for seed in range(4))  # there is still something to play
+    opening = random_position(9, 25, 7)
+    assert all(reply(opening, 1, seed) != "pass" for seed in range(4))
+    crowded = random_position(9, 75, 7)
+    crowded_capture = Game(9, rules=Rules(capture_goal=60))
+    for _, p in crowded.moves:
+        crowded_capture.play(crowded.name(p) if p is not None else "pass")
+    assert not crowded_capture.over
+    assert all(reply(crowded_capture, 1, seed) != "pass" for seed in range(4))
+
+
 def test_no_level_fills_its_own_eye():
     # black lives in the lower left with single eyes at A1 and C1; plenty of other moves elsewhere
     game = position(9, "A2 B2 C2 D2 D1 B1", "E1 E2 E3 D3 C3 B3 A3 G7", to_play="black")

@@ -12,13 +12,16 @@ How a built-in level chooses (``_Chooser``):
 3. **Reading** (levels 4 and up): the tactical reader (``reading.Reader``) on a small node budget checks which
    short-of-liberty chains can really be captured or saved, and whether the chosen stones can be caught right
    after they are played (a ladder or a net), so a dead chain is neither chased nor rescued.
-4. **Playouts** (level 6): light random games with capture and escape heuristics from the best few candidates
-   decide between them (who is ahead by area, or who reaches the capture goal first).
+4. **Playouts** (levels 4 to 6): light random games with capture and escape heuristics from the best few
+   candidates decide between them (who is ahead by area, or who reaches the capture goal first). Level 4 gives
+   each candidate the same few games; levels 5 and 6 share a larger count out by UCB1 (the heuristic score as
+   the prior), so the promising candidates get most of the games, and the playouts weigh more in the score.
 
 Weaker levels are weakened on purpose, measurably (KaTrain's idea): the bot picks the best of a random *sample*
 of the sensible moves (small at low levels), and at levels 1 and 2 it fails, with a set chance, to see a capture,
 its own stones in atari, or that a move is a self-atari. From level 3 on captures and rescues are always in the
-sample.
+sample. Level 1 also tires: in a full game it passes once three quarters of the board are covered, so a small
+child's game ends (and its last stones are the child's to take) instead of both sides filling the board.
 
 Deterministic: every random choice comes from the generator derived from (seed, level, the moves played), and
 every search is bounded by node and playout *counts*. The level's ``budget_seconds`` is only a safety cap read
@@ -31,6 +34,7 @@ crashing or answers something unusable.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 import zlib
@@ -77,19 +81,25 @@ class _Style:
     safety_nodes: int = 0  # the reader's budget for one such check
     playouts: int = 0  # light random games per candidate (9x9; fewer on bigger boards)
     playout_moves: int = 0  # how many candidates the playouts decide between
+    search: int = 0  # playouts shared out by UCB among ``playout_moves`` candidates (9x9; 0: a fixed number each)
+    playout_weight: float = 20.0  # how far a share of wins moves a score (a share of 1 adds half of it)
+    tired: float = 0.0  # full game: passes once stones cover this share of the board (0: never tired)
     untidy: bool = False  # plays inside settled areas too, until the opponent passes (then it may pass as well)
 
 
 _STYLES = {
-    1: _Style(sample=3, miss_capture=0.75, miss_atari=0.8, miss_self_atari=0.7, noise=30.0, untidy=True),
+    1: _Style(sample=3, miss_capture=0.75, miss_atari=0.8, miss_self_atari=0.7, noise=30.0, untidy=True,
+              tired=0.74),
     2: _Style(sample=4, miss_capture=0.35, miss_atari=0.4, miss_self_atari=0.35, noise=3.0),
     3: _Style(sample=8, miss_capture=0.0, miss_atari=0.0, miss_self_atari=0.0, noise=1.5),
     4: _Style(sample=0, miss_capture=0.0, miss_atari=0.0, miss_self_atari=0.0, noise=0.8,
               read_nodes=150, safety_checks=3, safety_nodes=100, playouts=4, playout_moves=2),
     5: _Style(sample=0, miss_capture=0.0, miss_atari=0.0, miss_self_atari=0.0, noise=0.3,
-              read_nodes=200, safety_checks=4, safety_nodes=150, playouts=8, playout_moves=3),
+              read_nodes=200, safety_checks=4, safety_nodes=150, playout_moves=6, search=80,
+              playout_weight=40.0),
     6: _Style(sample=0, miss_capture=0.0, miss_atari=0.0, miss_self_atari=0.0, noise=0.1,
-              read_nodes=300, safety_checks=6, safety_nodes=150, playouts=20, playout_moves=5),
+              read_nodes=300, safety_checks=6, safety_nodes=150, playout_moves=12, search=200,
+              playout_weight=60.0),
 }
 
 
@@ -161,6 +171,8 @@ class _Chooser:
         legal = game.legal_points(self.color)
         if not legal:
             return None
+        if style.tired and not self.goal and len(game.empty_points) <= (1.0 - style.tired) * self.n * self.n:
+            return None  # the youngest children's game is over when the board is mostly full
         sensible = self._sensible(legal)
         if not sensible:
             return None
@@ -180,7 +192,10 @@ class _Chooser:
         if style.safety_checks:
             self._check_safety(pool, scores)
             pool.sort(key=lambda p: (-scores[p], p))
-        if style.playouts and len(pool) > 1:
+        if style.search and len(pool) > 1:
+            self._search(pool, scores)
+            pool.sort(key=lambda p: (-scores[p], p))
+        elif style.playouts and len(pool) > 1:
             self._playouts(pool, scores)
             pool.sort(key=lambda p: (-scores[p], p))
         best = pool[0]
@@ -529,6 +544,48 @@ class _Chooser:
                 return
 
 
+    def _search(self, pool: list[int], scores: dict[int, float]) -> None:
+        """Playouts shared out among the best ``playout_moves`` candidates by UCB1: the heuristic score is the
+        prior (worth a few games), each round the candidate with the highest upper bound on its share of wins
+        gets a few more games, so the promising ones are read deeper and a clearly losing one is dropped early.
+        Every move the mover played in a game also counts for it (AMAF), which judges the rest of the pool a
+        little. The count of games decides; the clock only stops it early."""
+        style = self.style
+        # a board smaller than 9x9 has shorter games: more of them in a capture game (which ends sooner still)
+        total = max(16, style.search * 81 // (self.n * self.n if self.goal else max(81, self.n * self.n)))
+        cands = pool[:style.playout_moves]
+        runner = _Playouts(self.game, self.rng)
+        top = scores[cands[0]]
+        # the prior: a candidate far below the best starts with a low share (worth ``prior`` games)
+        prior = 3.0
+        wins = {p: prior * max(0.1, 0.5 - 0.03 * (top - scores[p])) for p in cands}
+        games = {p: prior for p in cands}
+        batch = 2
+        done = 0
+
+        while done < total and self._time_left() > 0.01:
+            log_n = math.log(done + prior * len(cands) + 1)
+            p = max(cands, key=lambda q: (wins[q] / games[q] + 0.9 * math.sqrt(log_n / games[q]), -q))
+            got = runner.run(p, self.color, batch, self.deadline)
+            if got is None:
+                break
+            wins[p] += got * batch
+            games[p] += batch
+            done += batch
+        weight = style.playout_weight
+        for p in cands:
+            k = games[p] - prior
+            if k > 0:
+                # trust grows with the games played: a candidate seen twice moves less than one seen twenty
+                # times, and the one UCB kept coming back to gets a little extra
+                scores[p] += weight * (wins[p] / games[p] - 0.5) * min(1.0, k / 8) + 0.1 * min(k, 40)
+        aw, ag = runner.amaf_wins, runner.amaf_games
+        for p in pool:
+            k = ag.get(p, 0)
+            if k >= 4 and p not in games:
+                scores[p] += 0.4 * weight * (aw[p] / k - 0.5) * min(1.0, k / 20)
+
+
 class _Playouts:
     """Light random games on a private copy: take a chain in atari, run with one's own, else a random move
     that fills no own eye and is no self-atari. A full game is counted by area with komi; a capture game is
@@ -676,3 +733,4 @@ class _Playouts:
                 continue
             return p
         return -1
+
