@@ -262,9 +262,10 @@ def populate(url: str, kids: int, lessons: list[str]) -> list[dict]:
         db.session.execute(sa.insert(Membership), [
             {"group_id": group_ids[codes[i // CLASS_SIZE]], "user_id": ids[f"kid{i:04d}"], "role": "kid"}
             for i in range(kids)])
-        db.session.execute(sa.insert(LessonProgress), [
-            {"kid_id": ids[f"kid{i:04d}"], "lesson_id": lesson_id, "step": 0, "stars": 0}
-            for i in range(kids) for lesson_id in lessons])
+        if lessons:  # the play scenario opens no lesson
+            db.session.execute(sa.insert(LessonProgress), [
+                {"kid_id": ids[f"kid{i:04d}"], "lesson_id": lesson_id, "step": 0, "stars": 0}
+                for i in range(kids) for lesson_id in lessons])
         db.session.commit()
         db.session.remove()
         db.engine.dispose()
