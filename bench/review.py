@@ -14,36 +14,22 @@ Wall time: the review is bounded by the clock, so that is what the web waits for
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+import test_review  # noqa: E402  (the suite's game generator: the bench reviews games of the same kind)
 from teach.go import Game  # noqa: E402
-from teach.go.bot import choose_move  # noqa: E402
 from teach.go.review import review_game  # noqa: E402
 
 
-def semi_random_game(seed: int, size: int, child: int, slips: float = 0.5) -> Game:
-    rng = random.Random(seed * 1009 + size)
-    game = Game(size)
-    for _ in range(int(1.5 * size * size)):
-        color = game.to_move
-        if color == child and rng.random() < slips:
-            legal = game.legal_points(color)
-            point = rng.choice(legal) if legal else None
-        else:
-            point = choose_move(game, color, rng)
-        if point is None:
-            if game.moves and game.moves[-1][1] is None:
-                break
-            game.pass_move(color)
-        else:
-            game.play_point(point, color)
-    return game
+def semi_random_game(seed: int, size: int, child: int) -> Game:
+    """The suite's semi-random game (tests/test_review.py), as long as a whole game on this board."""
+    return test_review.semi_random_game(seed * 1009 + size, size, int(1.5 * size * size), child)
 
 
 def main() -> None:

@@ -435,6 +435,14 @@ class _Chooser:
         game = self.game
         capture_game = bool(self.goal)
         in_pool = set(pool)
+
+        def promote(move: int, bonus: float) -> None:
+            """A move the reader proved: its bonus, and a place among the candidates whatever the sample."""
+            scores[move] += bonus
+            if move not in in_pool:
+                pool.append(move)
+                in_pool.add(move)
+
         chains = sorted((c for c in game.all_chains if len(c.libs) <= 2), key=lambda c: min(c.stones))
         for c in chains:
             if self._time_left() <= 0:
@@ -450,11 +458,7 @@ class _Chooser:
                     continue
                 result, move = got
                 if result == WIN and move is not None and move in scores:
-                    bonus = (26.0 + 10.0 * size) if capture_game else (12.0 + 5.0 * size)
-                    scores[move] += bonus
-                    if move not in in_pool:
-                        pool.append(move)
-                        in_pool.add(move)
+                    promote(move, (26.0 + 10.0 * size) if capture_game else (12.0 + 5.0 * size))
                 elif result == LOSE:
                     # it cannot be taken: ataris on it only help it
                     for lib in c.libs:
@@ -469,11 +473,7 @@ class _Chooser:
                     continue
                 result, move = saved
                 if result == WIN and move is not None and move in scores:
-                    bonus = (30.0 + 12.0 * size) if capture_game else (14.0 + 6.0 * size)
-                    scores[move] += bonus
-                    if move not in in_pool:
-                        pool.append(move)
-                        in_pool.add(move)
+                    promote(move, (30.0 + 12.0 * size) if capture_game else (14.0 + 6.0 * size))
                 elif result == LOSE:
                     # lost already: running out only adds stones to the loss
                     for lib in c.libs:
