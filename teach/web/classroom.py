@@ -18,6 +18,7 @@ from flask_babel import gettext as _
 from teach.models import (AVATARS, PASSWORD_PICTURES, Assignment, Attempt, Group, LessonProgress, LinkInvitation,
                           Membership, MissedCapture, ParentLink, PlayedGame, StickerAward, TeacherLesson, User,
                           utcnow)
+from teach.web import milestones
 from teach.web.extensions import db
 
 NAME_MAX = 40
@@ -194,10 +195,8 @@ def timeline(kid: User, catalog) -> list[dict]:
         lesson = catalog.lessons.get(p.lesson_id)
         items.append({"when": p.finished_at, "kind": "lesson", "lesson": lesson, "lesson_id": p.lesson_id,
                       "stars": p.stars})
-    stickers = {l.sticker.id: l.sticker for l in catalog.lessons.values()}
     for s in db.session.scalars(sa.select(StickerAward).where(StickerAward.kid_id == kid.id)):
-        items.append({"when": s.awarded_at, "kind": "sticker", "sticker": stickers.get(s.sticker_id),
-                      "sticker_id": s.sticker_id})
+        items.append({"when": s.awarded_at, "kind": "sticker", "sticker": milestones.sticker_for(s.sticker_id, catalog)})
     return sorted(items, key=lambda i: i["when"], reverse=True)
 
 

@@ -133,10 +133,10 @@ def _practice_homework() -> list[dict]:
 def stickers():
     awards = db.session.scalars(sa.select(StickerAward).where(StickerAward.kid_id == current_user.id)
                                 .order_by(StickerAward.awarded_at)).all()
-    by_id = {l.sticker.id: l.sticker for l in content.catalog().lessons.values()}
-    by_id.update({m.id: milestones.as_sticker(m) for m in milestones.MILESTONES})
-    mine = [by_id[a.sticker_id] for a in awards if a.sticker_id in by_id]
-    missing = [s for sid, s in by_id.items() if sid not in {a.sticker_id for a in awards}]
+    catalog = content.catalog()
+    mine = [milestones.sticker_for(a.sticker_id, catalog) for a in awards]
+    held = {a.sticker_id for a in awards}
+    missing = [s for s in milestones.all_stickers(catalog) if s.id not in held]
     return render_template("kid/stickers.html", mine=mine, missing=missing)
 
 

@@ -27,14 +27,14 @@ class Milestone:
 
 
 MILESTONES = (
-    Milestone("milestone-first-capture", "cheese", "第一次提子", "First capture"),
-    Milestone("milestone-first-lesson", "medal", "学完第一课", "First lesson done"),
-    Milestone("milestone-first-ladder", "ladder", "第一次征子", "First ladder"),
-    Milestone("milestone-five-lessons", "trophy", "学完五课", "Five lessons done"),
+    Milestone("milestone-first-capture", "party", "第一次提子", "First capture"),
+    Milestone("milestone-first-lesson", "schoolbag", "学完第一课", "First lesson done"),
+    Milestone("milestone-first-ladder", "climber", "第一次征子", "First ladder"),
+    Milestone("milestone-five-lessons", "graduation", "学完五课", "Five lessons done"),
     Milestone("milestone-ten-practice", "rocket", "练习十题", "Ten practice puzzles"),
-    Milestone("milestone-week", "rainbow", "练了七天", "A week of practice"),
+    Milestone("milestone-week", "calendar", "练了七天", "A week of practice"),
     # the play pages: a capture game won, the first win over each computer level, the first counted game
-    Milestone("milestone-capture-game", "crown", "第一次赢吃子游戏", "First capture game won"),
+    Milestone("milestone-capture-game", "finish-flag", "第一次赢吃子游戏", "First capture game won"),
     Milestone("milestone-counted-game", "abacus", "第一次数子", "First game counted"),
     Milestone("milestone-beat-mouse", "mouse", "赢了小老鼠", "Beat the Little Mouse"),
     Milestone("milestone-beat-rabbit", "rabbit", "赢了小白兔", "Beat the Little Rabbit"),
@@ -58,6 +58,31 @@ class _Sticker:
     id: str
     picture: str
     name: Milestone
+
+
+# an award whose sticker is no longer in the catalogue (a class's own lesson, a lesson removed since): the page
+# still shows a sticker with a name, never the stored id
+UNKNOWN_STICKER = _Sticker("", "gift", Milestone("", "gift", "一枚贴纸", "A sticker"))
+_TABLES: dict[int, tuple[object, dict]] = {}
+
+
+def sticker_for(sticker_id: str, catalog) -> _Sticker:
+    """The sticker an award names, as every page shows it (kid, parent, teacher): its picture and its name in
+    both languages. Lesson stickers come from ``catalog``, milestones from ``MILESTONES``; an id neither knows
+    gets ``UNKNOWN_STICKER``. Ids such as "milestone-first-capture" are for the database only."""
+    held = _TABLES.get(id(catalog))
+    if held is None or held[0] is not catalog:
+        table = {l.sticker.id: l.sticker for l in catalog.lessons.values()}
+        table.update({m.id: as_sticker(m) for m in MILESTONES})
+        _TABLES.clear()  # one catalogue at a time (it is reloaded only when lessons change)
+        _TABLES[id(catalog)] = held = (catalog, table)
+    return held[1].get(sticker_id, UNKNOWN_STICKER)
+
+
+def all_stickers(catalog) -> list:
+    """Every sticker a kid can win: the lessons' in map order of the catalogue, then the milestones."""
+    sticker_for("", catalog)
+    return [s for s in _TABLES[id(catalog)][1].values()]
 
 
 LESSON_MILESTONES = ("milestone-first-lesson", "milestone-first-ladder", "milestone-five-lessons")

@@ -17,7 +17,7 @@ from flask_login import current_user
 
 from teach.lessons.practice import drill_names
 from teach.models import Attempt, Group, Membership, ParentLink, StickerAward, User, utcnow
-from teach.web import classroom, content, games, links, picture_lock
+from teach.web import classroom, content, games, links, milestones, picture_lock
 from teach.web.access import parent_required
 from teach.web.extensions import db, limiter
 
@@ -152,8 +152,7 @@ def week(kid_id: int):
     since = now - timedelta(days=7)
     s = _summary(kid, grid, cat)
     finished = sorted(((l, grid.get(kid.id, l.id)) for l in s["week"]), key=lambda x: x[1].finished)
-    stickers_by_id = {l.sticker.id: l.sticker for l in cat.lessons.values()}
-    new_stickers = [stickers_by_id.get(a.sticker_id) or a.sticker_id for a in db.session.scalars(
+    new_stickers = [milestones.sticker_for(a.sticker_id, cat) for a in db.session.scalars(
         sa.select(StickerAward).where(StickerAward.kid_id == kid.id, StickerAward.awarded_at >= since)
         .order_by(StickerAward.awarded_at))]
     seconds, puzzles = db.session.execute(

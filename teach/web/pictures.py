@@ -22,6 +22,22 @@ PICTURES = {
     # the computer's characters on the play pages, and the counting sticker
     "monkey": ("🐵", _l("monkey")), "owl": ("🦉", _l("owl")), "police-cat": ("🐈‍⬛", _l("police cat")),
     "abacus": ("🧮", _l("abacus")),
+    # one picture per sticker: no two stickers look the same in the sticker book
+    "target": ("🎯", _l("target")), "hand": ("🖐️", _l("hand")), "eyes": ("👀", _l("eyes")),
+    "megaphone": ("📣", _l("loudspeaker")), "stopwatch": ("⏱️", _l("stopwatch")),
+    "traffic-light": ("🚦", _l("traffic light")), "hourglass": ("⏳", _l("hourglass")),
+    "cherries": ("🍒", _l("cherries")), "fishing-rod": ("🎣", _l("fishing rod")), "scales": ("⚖️", _l("scales")),
+    "chain": ("🔗", _l("chain")), "seedling": ("🌱", _l("sprout")), "clover": ("🍀", _l("four-leaf clover")),
+    "umbrella": ("☂️", _l("umbrella")), "roadblock": ("🚧", _l("roadblock")), "bridge": ("🌉", _l("bridge")),
+    "old-key": ("🗝️", _l("old key")), "compass": ("🧭", _l("compass")), "bike": ("🚲", _l("bike")),
+    "no-entry": ("⛔", _l("no-entry sign")), "boomerang": ("🪃", _l("boomerang")), "beach": ("🏖️", _l("beach")),
+    "torch": ("🔦", _l("torch")), "flag": ("🚩", _l("flag")), "bunny": ("🐇", _l("bunny")),
+    "teddy": ("🧸", _l("teddy bear")), "hug": ("🤗", _l("hug")), "glasses": ("👓", _l("glasses")),
+    "snake": ("🐍", _l("snake")), "shrimp": ("🍤", _l("shrimp")), "ladybird": ("🐞", _l("ladybird")),
+    # the milestones' own pictures
+    "party": ("🎉", _l("party popper")), "schoolbag": ("🎒", _l("schoolbag")), "climber": ("🧗", _l("climber")),
+    "graduation": ("🎓", _l("graduation cap")), "calendar": ("📅", _l("calendar")),
+    "finish-flag": ("🏁", _l("finish flag")), "gift": ("🎁", _l("present")),
 }
 
 
