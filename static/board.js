@@ -32,21 +32,12 @@
       muted = !muted; localStorage.setItem("teach-muted", muted ? "1" : "0"); showMute();
     });
   }
-  function speak(text) {
-    if (!window.speechSynthesis || !text) return;
-    speechSynthesis.cancel();
-    var u = new SpeechSynthesisUtterance(text);
-    u.lang = lang === "zh" ? "zh-CN" : "en-US";
-    u.rate = 0.9;
-    speechSynthesis.speak(u);
-  }
+  var voice = window.TeachVoice;
+  function speak(text) { if (voice) voice.speak(text); }
   var readAloud = document.getElementById("read-aloud");
-  if (readAloud) readAloud.addEventListener("click", function () {
-    var parts = [];
-    step.querySelectorAll(".speak").forEach(function (el) { if (!el.closest("[hidden]")) parts.push(el.textContent); });
-    if (feedback.textContent) parts.push(feedback.textContent);
-    speak(parts.join(" "));
-  });
+  if (readAloud) readAloud.addEventListener("click", function () { narrate(true); });
+  narration();
+  grownUpSettings();
 
   // ---------------------------------------------------------------- the board
   function say(message, good) {
@@ -65,27 +56,18 @@
     done = true;
     step.querySelectorAll("#check, button.answer, #hint").forEach(function (b) { b.hidden = true; });
     var next = document.getElementById("go-next");
-    if (data.finished) {
-      var c = document.getElementById("celebrate");
-      c.hidden = false;
-      document.getElementById("stars-won").textContent = "★".repeat(data.stars) + "☆".repeat(3 - data.stars);
-      if (data.sticker) document.getElementById("sticker-won").textContent = data.sticker.glyph + " " + data.sticker.name;
-    }
-    if (data.milestones && data.milestones.length) {
-      document.getElementById("celebrate").hidden = false;
-      var won = document.getElementById("sticker-won");
-      won.textContent = [won.textContent].concat(data.milestones.map(function (m) { return m.glyph + " " + m.name; }))
-        .filter(Boolean).join("  ");
-    }
-    if (data.next) { next.href = data.next; next.hidden = false; next.focus(); }
+    if (data.next) { next.href = data.next; next.hidden = false; }
+    if (data.next) prefetchPage(data.next);
+    celebrate(data, next);
   }
 
   // ---------------------------------------------------------------- puzzles
   function playMove(point) {
     if (busy || done) return;
     busy = true;
-    post(step.dataset.moveUrl, {move: point, attempt: attempt, ply: ply}).then(function (data) {
+    sendKept(step.dataset.moveUrl, {move: point, attempt: attempt, ply: ply}, point).then(function (data) {
       busy = false;
+      moveArrived();
       if (data.result === "signed-out") { signedOut(data); return; }
       if (data.result === "illegal" || data.result === "error") { say(data.message, false); beep(false); return; }
       if (data.result === "stale") { setRows(data.rows); attempt = data.attempt; ply = data.ply; say(data.message); return; }
@@ -100,7 +82,7 @@
         } else { say(data.message, true); attempt = data.attempt; ply = data.ply; }
       };
       if (data.reply_rows) { busy = true; setTimeout(function () { busy = false; after(); }, 650); } else after();
-    }).catch(function () { busy = false; say(lang === "zh" ? "网络断了，再试一次。" : "No connection. Try again.", false); });
+    }, function () { busy = false; moveLost(point); });
   }
   var retry = document.getElementById("retry");
   if (retry) retry.addEventListener("click", function () {
@@ -111,12 +93,13 @@
   function answer(body) {
     if (busy || done) return;
     busy = true;
-    post(step.dataset.answerUrl, body).then(function (data) {
+    sendKept(step.dataset.answerUrl, body, null).then(function (data) {
       busy = false;
+      moveArrived();
       if (data.result === "signed-out") signedOut(data);
       else if (data.result === "correct") { say(data.message, true); beep(true); finish(data); }
       else { say(data.message, false); beep(false); }
-    }).catch(function () { busy = false; });
+    }, function () { busy = false; answerLost(body); });
   }
   step.querySelectorAll("button.answer").forEach(function (b) {
     b.addEventListener("click", function () { answer(JSON.parse(b.dataset.answer)); });
@@ -144,6 +127,8 @@
     });
   }
 
+  boardZoom();
+
   var hint = document.getElementById("hint");
   if (hint) hint.addEventListener("click", function () {
     post(step.dataset.hintUrl, {}).then(function (data) { say(data.hint); speak(data.hint); });
@@ -163,4 +148,184 @@
       setTimeout(next, f.say ? 1800 : 900);
     })();
   });
+
+  // ---------------------------------------------------------------- narration: pre-readers hear each step
+  // (the step's words, then each answer while its button lights up); it starts by itself when the lesson's level
+  // or the grown-ups' setting says so (data-narrate), and the 🔊 button says it again
+  function narrate() {
+    if (!voice) return;
+    var items = [];
+    step.querySelectorAll(".speak").forEach(function (el) {
+      if (!el.closest("[hidden]") && el.textContent.trim()) items.push({text: el.textContent.trim()});
+    });
+    if (feedback.textContent) items.push({text: feedback.textContent});
+    step.querySelectorAll("button.answer[data-say]").forEach(function (b) {
+      if (!b.hidden) items.push({text: b.dataset.say, el: b});
+    });
+    voice.speakAll(items);
+  }
+  function narration() {
+    if (step.dataset.narrate === "1" && voice) voice.whenAllowed(narrate);
+  }
+
+  // ---------------------------------------------------------------- the grown-ups' settings (this device)
+  function grownUpSettings() {
+    function keep(name, on) { document.cookie = name + "=" + (on ? "1" : "0") + "; path=/; max-age=31536000; SameSite=Lax"; }
+    var narrateBox = document.getElementById("set-narrate"), coordBox = document.getElementById("set-coordinates");
+    if (narrateBox) narrateBox.addEventListener("change", function () {
+      keep("teach-narrate", narrateBox.checked); step.dataset.narrate = narrateBox.checked ? "1" : "0";
+      if (narrateBox.checked) narrate(); else if (window.speechSynthesis) speechSynthesis.cancel();
+    });
+    if (coordBox) coordBox.addEventListener("change", function () {
+      keep("teach-coordinates", coordBox.checked); window.location.reload();  // the server draws the board
+    });
+  }
+
+  // ---------------------------------------------------------------- celebration: a puzzle solved, a lesson done
+  function fanfare(big) {
+    if (muted || !window.AudioContext) return;
+    audio = audio || new AudioContext();
+    var notes = big ? [523, 659, 784, 1047] : [659, 988], t0 = audio.currentTime;
+    notes.forEach(function (f, i) {
+      var o = audio.createOscillator(), g = audio.createGain(), at = t0 + i * 0.14;
+      o.type = "triangle"; o.frequency.value = f;
+      g.gain.setValueAtTime(0.0001, at); g.gain.exponentialRampToValueAtTime(0.2, at + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, at + (i === notes.length - 1 ? 0.6 : 0.2));
+      o.connect(g); g.connect(audio.destination); o.start(at); o.stop(at + 0.7);
+    });
+  }
+  function celebrate(data, next) {
+    var won = data.milestones || [];
+    if (data.finished) {
+      var box = document.getElementById("celebrate"), stars = document.getElementById("stars-won");
+      var pictures = [], names = [];
+      if (data.sticker) { pictures.push(data.sticker.glyph); names.push(data.sticker.name); }
+      won.forEach(function (m) { pictures.push(m.glyph); names.push(m.name); });
+      stars.innerHTML = "";
+      for (var i = 0; i < 3; i++) {
+        var s = document.createElement("span");
+        s.className = "star " + (i < data.stars ? "won" : "not-won");
+        s.style.animationDelay = (0.25 + i * 0.2) + "s";
+        s.textContent = i < data.stars ? "★" : "☆";
+        stars.appendChild(s);
+      }
+      stars.setAttribute("aria-label", data.stars + " / 3");
+      document.getElementById("sticker-picture").textContent = pictures.join(" ");
+      document.getElementById("sticker-won").textContent = names.join(" · ");
+      var recap = document.getElementById("recap");
+      if (recap) recap.hidden = false;
+      var onward = document.getElementById("celebrate-next");
+      onward.href = data.next || next.href;
+      box.hidden = false;
+      onward.focus({preventScroll: true});
+      fanfare(true);
+      if (step.dataset.narrate === "1") speak(names.join(", ") + (recap ? " " + recap.textContent : ""));
+      return;
+    }
+    if (won.length) showMilestones(won);
+    fanfare(false);
+    step.classList.add("solved");
+    if (data.next) {
+      next.focus({preventScroll: true});
+      next.scrollIntoView({block: "nearest", behavior: "smooth"});
+    }
+  }
+  // a milestone in the middle of a lesson: the sticker flies in, the lesson goes on
+  function showMilestones(won) {
+    var toast = document.getElementById("milestone-won");
+    document.getElementById("milestone-picture").textContent = won.map(function (m) { return m.glyph; }).join(" ");
+    document.getElementById("milestone-name").textContent = won.map(function (m) { return m.name; }).join(" · ");
+    toast.hidden = false;
+    setTimeout(function () { toast.hidden = true; }, 6000);
+  }
+
+  // ---------------------------------------------------------------- school Wi-Fi: a move is retried, never lost
+  var resend = document.getElementById("resend"), lost = null, retrying = false;
+  // post, and on no answer (no network, or a proxy's page instead of ours) try again a few times, waiting longer
+  function sendKept(url, body, point) {
+    var tries = 0;
+    if (point) pendingMark(point, true);
+    return new Promise(function (resolve, reject) {
+      (function go() {
+        post(url, body).then(function (data) {
+          if (data.result === "error" && !data.message) throw new Error("no answer");
+          resolve(data);
+        }).catch(function () {
+          tries += 1;
+          if (tries > 3) { reject(); return; }
+          retrying = true;
+          say(step.dataset.sayRetrying);
+          setTimeout(go, 700 * Math.pow(2, tries - 1));
+        });
+      })();
+    });
+  }
+  function pendingMark(point, on) {
+    points().forEach(function (pt) { pt.classList.toggle("pending", on && pt.dataset.point === point); });
+  }
+  function moveArrived() {
+    pendingMark(null, false);
+    if (retrying) say(step.dataset.saySaved, true);
+    retrying = false; lost = null;
+    if (resend) resend.hidden = true;
+  }
+  function keepLost(send) {
+    lost = send;
+    say(step.dataset.sayOffline, false);
+    if (resend) { resend.hidden = false; resend.focus({preventScroll: true}); }
+  }
+  function moveLost(point) { pendingMark(point, true); keepLost(function () { playMove(point); }); }
+  function answerLost(body) { keepLost(function () { answer(body); }); }
+  if (resend) resend.addEventListener("click", function () { if (lost) lost(); });
+  window.addEventListener("online", function () { if (lost && !busy) lost(); });
+
+  // ---------------------------------------------------------------- offline: the lesson's pages are kept
+  function prefetchPage(url) {
+    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({keep: [url]});
+    }
+  }
+
+  // ---------------------------------------------------------------- zoom: a big board on a small screen
+  // When the points are too close for a child's finger (13x13 on a phone), the first tap zooms in on that part of
+  // the board, where points are at least 44 px apart; the next tap plays. "Whole board" zooms out again, and so
+  // does a played move once the answer is on the board.
+  function boardZoom() {
+    if (!board || !board.classList.contains("playable")) return;
+    var wrap = board.parentNode, box = board.getAttribute("viewBox").split(" ").map(Number);
+    var WINDOW_POINTS = 7, CELL = 40;
+    var span = (WINDOW_POINTS - 1) * CELL + 2 * (box[2] - (parseInt(board.dataset.size, 10) - 1) * CELL) / 2;
+    var whole = null;
+    function cellPx() { return board.getBoundingClientRect().width / box[2] * CELL; }
+    function zoomed() { return wrap.classList.contains("zoomed"); }
+    function needed() { return parseInt(board.dataset.size, 10) > WINDOW_POINTS && cellPx() < 36; }
+    function zoomOut() {
+      board.setAttribute("viewBox", box.join(" "));
+      wrap.classList.remove("zoomed");
+      if (whole) whole.hidden = true;
+    }
+    function zoomTo(pt) {
+      var c = pt.querySelector("circle.stone"), cx = +c.getAttribute("cx"), cy = +c.getAttribute("cy");
+      function clamp(v) { return Math.max(0, Math.min(box[2] - span, v)); }
+      board.setAttribute("viewBox", [clamp(cx - span / 2), clamp(cy - span / 2), span, span].join(" "));
+      wrap.classList.add("zoomed");
+      if (!whole) {
+        whole = document.createElement("button");
+        whole.type = "button"; whole.className = "whole-board"; whole.textContent = "⤢";
+        whole.setAttribute("aria-label", lang === "zh" ? "看整个棋盘" : "Whole board");
+        whole.dataset.say = whole.getAttribute("aria-label");
+        whole.addEventListener("click", zoomOut);
+        wrap.appendChild(whole);
+      }
+      whole.hidden = false;
+    }
+    wrap.classList.add("zoomable");
+    board.addEventListener("click", function (e) {
+      var pt = e.target.closest && e.target.closest("g.pt");
+      if (!pt) return;
+      if (!zoomed() && needed()) { e.stopPropagation(); e.preventDefault(); zoomTo(pt); return; }
+      if (zoomed() && kind === "puzzle") setTimeout(function () { if (!busy) zoomOut(); }, 1400);
+    }, true);
+    window.addEventListener("resize", function () { if (zoomed() && !needed()) zoomOut(); });
+  }
 })();

@@ -188,9 +188,9 @@ def register_extensions(app: Flask) -> None:
     def language():
         return {"lang": getattr(g, "lang", "zh")}
 
-    from teach.web.pictures import glyph, spoken
+    from teach.web.pictures import glyph, number_dots, spoken
 
-    app.jinja_env.globals.update(glyph=glyph, spoken=spoken)
+    app.jinja_env.globals.update(glyph=glyph, spoken=spoken, number_dots=number_dots)
 
 
 def register_blueprints(app: Flask) -> None:

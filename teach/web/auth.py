@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cache
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import login_required, login_user, logout_user
@@ -31,6 +31,9 @@ from teach.web.safety import safe_next
 
 bp = Blueprint("auth", __name__)
 PICTURE_COUNT = 3  # pictures in a kid's password
+# the class (or family) a device belongs to: a classroom tablet goes back to its avatars after each child
+CLASS_COOKIE = "teach-class"
+CLASS_COOKIE_DAYS = 365
 
 
 @cache
@@ -126,10 +129,12 @@ def logout():
     """Signing out ends every session of the account: a copied cookie stops working too."""
     from flask_login import current_user
 
+    was_kid = current_user.is_kid
     current_user.end_sessions()
     db.session.commit()
     logout_user()
-    return redirect(url_for("main.home"))
+    # a kid's device goes back to its class's avatars (kid_code follows the remembered class)
+    return redirect(url_for("auth.kid_code") if was_kid else url_for("main.home"))
 
 
 # ---------------------------------------------------------------------- kids
@@ -138,6 +143,15 @@ def logout():
 @limits.code_misses
 def kid_code():
     form = CodeForm()
+    remembered = request.cookies.get(CLASS_COOKIE)
+    if request.method == "GET" and remembered and not request.args.get("other"):
+        group = db.session.scalar(sa.select(Group).where(Group.code == normalise_code(remembered)[:12],
+                                                         Group.archived.is_(False)))
+        if group is not None:
+            return redirect(url_for("auth.kid_avatars", code=group.code))
+        response = make_response(render_template("auth/kid_code.html", form=form))
+        response.delete_cookie(CLASS_COOKIE)  # a class archived since, or a code changed: ask again
+        return response
     if form.validate_on_submit():
         code = normalise_code(form.code.data)
         group = db.session.scalar(sa.select(Group).where(Group.code == code, Group.archived.is_(False)))
@@ -166,7 +180,17 @@ def kid_avatars(code: str):
     group = _group_or_404(code)
     # one query whatever the class size; a kid looks for a name whatever its capitals
     kids = sorted(classroom.class_kids(group.id), key=lambda u: (u.name.lower(), u.id))
-    return render_template("auth/kid_avatars.html", group=group, kids=kids)
+    response = make_response(render_template("auth/kid_avatars.html", group=group, kids=kids))
+    if request.cookies.get(CLASS_COOKIE) != group.code:
+        remember_class(response, group.code)
+    return response
+
+
+def remember_class(response, code: str) -> None:
+    """This device belongs to the class (or family) ``code`` now: its sign-in starts at the avatars. The code
+    is what the teacher pinned up for the class; the cookie is kept from scripts and other sites."""
+    response.set_cookie(CLASS_COOKIE, code, max_age=CLASS_COOKIE_DAYS * 86400, httponly=True, samesite="Lax",
+                        secure=request.is_secure)
 
 
 @bp.route("/kids/<code>/<int:kid_id>", methods=["GET", "POST"])

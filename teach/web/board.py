@@ -14,7 +14,8 @@ from teach.go import Game, IllegalMove
 from teach.go.coords import COLUMNS
 
 CELL = 40
-MARGIN = 34
+MARGIN = 40  # room for the coordinates outside the edge stones
+BARE_MARGIN = 22  # no coordinates: just the edge stones and their touch squares
 STAR_POINTS = {9: (2, 4, 6), 13: (3, 6, 9), 19: (3, 9, 15)}
 WORDS = {
     "zh": {"black": "黑子", "white": "白子", "empty": "空", "board": "{n}路棋盘"},
@@ -24,41 +25,43 @@ WORDS = {
 
 def render_board(rows: list[str], *, lang: str = "zh", marks=None, labels: dict[str, str] | None = None,
                  playable: bool = False, last: str | None = None,
-                 point_classes: dict[str, list[str]] | None = None) -> Markup:
+                 point_classes: dict[str, list[str]] | None = None, coordinates: bool = True) -> Markup:
     """``rows``: the engine's board rows (top row first, X/O/.). ``marks``: the lesson's Marks (or None).
     ``labels``: point -> letter. ``playable``: points are buttons the kid can tap. ``point_classes``: point ->
-    extra classes of its ``g`` (the count screen's dead stones and owners)."""
+    extra classes of its ``g`` (the count screen's dead stones and owners). ``coordinates``: letters and numbers
+    round the edge (young kids' boards go without them, and the board grows into the space)."""
     size = len(rows)
     words = WORDS.get(lang, WORDS["en"])
+    margin = MARGIN if coordinates else BARE_MARGIN
     span = CELL * (size - 1)
-    full = span + 2 * MARGIN
-    out = [f'<svg class="board size-{size}{" playable" if playable else ""}" viewBox="0 0 {full} {full}" '
+    full = span + 2 * margin
+    out = [f'<svg class="board size-{size}{" playable" if playable else ""}{"" if coordinates else " bare"}" viewBox="0 0 {full} {full}" '
            f'role="group" aria-label="{escape(words["board"].format(n=size))}" data-size="{size}">',
            f'<rect class="wood" x="0" y="0" width="{full}" height="{full}" rx="12"/>']
     lines = []
     for i in range(size):
-        c = MARGIN + i * CELL
-        lines.append(f"M{MARGIN} {c}H{MARGIN + span}M{c} {MARGIN}V{MARGIN + span}")
+        c = margin + i * CELL
+        lines.append(f"M{margin} {c}H{margin + span}M{c} {margin}V{margin + span}")
     out.append(f'<path class="lines" d="{"".join(lines)}"/>')
-    out.append(f'<rect class="edge" x="{MARGIN}" y="{MARGIN}" width="{span}" height="{span}"/>')
+    out.append(f'<rect class="edge" x="{margin}" y="{margin}" width="{span}" height="{span}"/>')
     for r in STAR_POINTS.get(size, ()):
         for col in STAR_POINTS.get(size, ()):
             if size != 9 or (r, col) in ((2, 2), (2, 6), (4, 4), (6, 2), (6, 6)):
-                out.append(f'<circle class="star" cx="{MARGIN + col * CELL}" cy="{MARGIN + r * CELL}" r="4"/>')
-    for i in range(size):
-        x = MARGIN + i * CELL
-        out.append(f'<text class="coord" x="{x}" y="{MARGIN - 16}">{COLUMNS[i]}</text>')
-        out.append(f'<text class="coord" x="{x}" y="{full - MARGIN + 24}">{COLUMNS[i]}</text>')
-        y = MARGIN + i * CELL
-        out.append(f'<text class="coord" x="{MARGIN - 20}" y="{y + 5}">{size - i}</text>')
-        out.append(f'<text class="coord" x="{full - MARGIN + 20}" y="{y + 5}">{size - i}</text>')
+                out.append(f'<circle class="star" cx="{margin + col * CELL}" cy="{margin + r * CELL}" r="4"/>')
+    for i in range(size if coordinates else 0):
+        x = margin + i * CELL
+        out.append(f'<text class="coord" x="{x}" y="{margin - 25}">{COLUMNS[i]}</text>')
+        out.append(f'<text class="coord" x="{x}" y="{full - margin + 34}">{COLUMNS[i]}</text>')
+        y = margin + i * CELL
+        out.append(f'<text class="coord" x="{margin - 29}" y="{y + 5}">{size - i}</text>')
+        out.append(f'<text class="coord" x="{full - margin + 29}" y="{y + 5}">{size - i}</text>')
     mark_of = _marks_by_point(marks)
     labels = labels or {}
     for r, row in enumerate(rows):
         for col, ch in enumerate(row):
             name = f"{COLUMNS[col]}{size - r}"
             state = {"X": "black", "O": "white"}.get(ch, "empty")
-            x, y = MARGIN + col * CELL, MARGIN + r * CELL
+            x, y = margin + col * CELL, margin + r * CELL
             classes = ["pt", state] + [f"m-{m}" for m in mark_of.get(name, ())]
             if point_classes and name in point_classes:
                 classes += point_classes[name]
@@ -80,7 +83,7 @@ def render_board(rows: list[str], *, lang: str = "zh", marks=None, labels: dict[
                 out.append(f'<text class="label" x="{x}" y="{y + 7}">{escape(labels[name].upper())}</text>')
             out.append("</g>")
     for a, b in getattr(marks, "arrows", ()) or ():
-        (x1, y1), (x2, y2) = _xy(a, size), _xy(b, size)
+        (x1, y1), (x2, y2) = _xy(a, size, margin), _xy(b, size, margin)
         out.append(f'<line class="arrow" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" marker-end="url(#arrowhead)"/>')
     out.append('<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" '
                'markerHeight="5" orient="auto"><path d="M0 0L10 5L0 10z" class="arrowhead"/></marker></defs>')
@@ -88,10 +91,10 @@ def render_board(rows: list[str], *, lang: str = "zh", marks=None, labels: dict[
     return Markup("".join(out))
 
 
-def _xy(point: str, size: int) -> tuple[int, int]:
+def _xy(point: str, size: int, margin: int = MARGIN) -> tuple[int, int]:
     col = COLUMNS.index(point[0].upper())
     row = int(point[1:])
-    return MARGIN + col * CELL, MARGIN + (size - row) * CELL
+    return margin + col * CELL, margin + (size - row) * CELL
 
 
 def _marks_by_point(marks) -> dict[str, list[str]]:

@@ -7,7 +7,7 @@ so progress is the same on any device and teachers see which wrong moves a class
 from __future__ import annotations
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, g, jsonify, redirect, render_template, url_for
+from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, send_from_directory, url_for
 from flask_login import current_user
 
 from teach.go import Game
@@ -18,9 +18,23 @@ from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.extensions import db
 from teach.web.moves import json_body, judge_move, new_milestones, quiz_answer, quiz_right, refused
-from teach.web.pictures import glyph
+from teach.web.pictures import choice_pictures, glyph
 
 bp = Blueprint("kid", __name__, url_prefix="/learn")
+FIRST_LEVELS = 2  # lessons of these levels are for pre-readers: read aloud by themselves, boards without letters
+NARRATE_COOKIE, COORDINATES_COOKIE = "teach-narrate", "teach-coordinates"
+
+
+def step_settings(level: int | None) -> dict[str, bool]:
+    """This device's choices for the lesson player (cookies the grown-ups' panel sets: "1" or "0"); a choice not
+    made follows the lesson's level: narration on and coordinates off for the first levels."""
+    young = (level or 1) <= FIRST_LEVELS
+
+    def chosen(cookie: str, default: bool) -> bool:
+        value = request.cookies.get(cookie)
+        return default if value not in ("0", "1") else value == "1"
+
+    return {"narrate": chosen(NARRATE_COOKIE, young), "coordinates": chosen(COORDINATES_COOKIE, not young)}
 
 
 # ---------------------------------------------------------------------- progress
@@ -128,6 +142,15 @@ def _practice_homework() -> list[dict]:
             for key, a in sorted(sets.items(), key=lambda x: (x[1].due_on, x[1].id))]
 
 
+@bp.get("/sw.js")
+def service_worker():
+    """The offline helper, served from /learn/ so that it looks after the kid's pages (a worker's reach is the
+    folder it is served from); never cached by the browser, so a new version is picked up at once."""
+    response = send_from_directory(current_app.static_folder, "sw.js", mimetype="text/javascript", max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 @bp.get("/stickers")
 @kid_required
 def stickers():
@@ -166,16 +189,19 @@ def step(lesson_id: str, step: int):
     kind = s.kind
     board = None
     frames = []
+    settings = step_settings(getattr(lesson, "level", None))
     if s.position is not None:
         to_play = getattr(s, "to_play", "black")
         game = s.position.game(to_play)
         board = render_board(game.board_rows(), lang=g.lang, marks=s.marks, labels=s.position.label_points,
-                             playable=kind in ("puzzle", "quiz"))
+                             playable=kind in ("puzzle", "quiz"), coordinates=settings["coordinates"])
         if kind == "demo":
             frames = _demo_frames(game, s)
     urls = {what: url_for(f"kid.{what}", lesson_id=lesson.id, step=step) for what in ("move", "answer", "hint")}
+    pictures = choice_pictures(s.choices) if kind == "quiz" and s.ask == "choice" else []
     return render_template("kid/step.html", lesson=lesson, step=s, index=step, kind=kind, board=board,
-                           frames=frames, total=len(lesson.steps), progress=p, urls=urls)
+                           frames=frames, total=len(lesson.steps), progress=p, urls=urls, settings=settings,
+                           choice_pictures=pictures)
 
 
 def _demo_frames(game: Game, demo) -> list[dict]:
