@@ -1,0 +1,254 @@
+"""The kid's side for pre-readers and classroom tablets, in a real browser at tablet and phone size: narration
+that starts by itself (a stubbed speechSynthesis records what would be said), a device without a voice, touch
+targets measured on the page, the reward on screen on a phone, and a tablet that remembers its class."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from browser_support import browser, needs_chromium, serving  # noqa: F401  (browser is a fixture)
+from teach.models import User
+from teach.web.extensions import db
+
+SIZES = {"tablet": {"width": 820, "height": 1180}, "phone": {"width": 390, "height": 844}}
+LOCALES = {"zh": "zh-CN", "en": "en-US"}
+SHOTS = Path(os.environ.get("KIDUI_SHOTS", "/tmp/kidui-shots"))
+MIN_TARGET = 44  # CSS px, both ways
+
+pytestmark = needs_chromium
+
+# a speechSynthesis that records what the page asks it to say; voices as the test sets them
+STUB_VOICE = """
+window.__spoken = [];
+window.__voices = %s;
+class FakeUtterance { constructor(text) { this.text = text; } }
+window.SpeechSynthesisUtterance = FakeUtterance;
+Object.defineProperty(window, "speechSynthesis", {value: {
+  speak(u) { window.__spoken.push(u.text); if (u.onstart) u.onstart(); if (u.onend) setTimeout(u.onend, 10); },
+  cancel() {}, getVoices() { return window.__voices; }, addEventListener() {}
+}});
+"""
+WITH_VOICES = '[{"lang": "zh-CN"}, {"lang": "en-US"}]'
+
+
+@pytest.fixture
+def server(demo):
+    with serving(demo) as url:
+        yield url
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def new_page(browser, device: str, lang: str = "en", voices: str | None = WITH_VOICES):
+    context = browser.new_context(viewport=SIZES[device], locale=LOCALES[lang], has_touch=True)
+    if voices is not None:
+        context.add_init_script(STUB_VOICE % voices)
+    return context, context.new_page()
+
+
+def sign_in(page, server: str, app, lang: str = "en") -> None:
+    """Type the class code, tap 明明, tap the three pictures: the map."""
+    page.goto(server + "/kids")
+    if lang == "zh" and page.locator("html").get_attribute("lang") != "zh-Hans":
+        page.click(".lang-switch button")
+    page.fill("input[name=code]", "cat234")
+    page.click("button.big-button")
+    page.click("a.avatar >> text=明明")
+    for picture in ("cat", "fish", "moon"):
+        page.click(f"button[data-picture={picture}]")
+    page.wait_for_url("**/learn/")
+
+
+def open_puzzle(page, server: str) -> None:
+    """The first lesson's puzzle (its step 1 opens once step 0 is seen)."""
+    page.goto(server + "/learn/web-first/0")
+    page.click("#next")
+    page.wait_for_url("**/learn/web-first/1")
+
+
+def spoken(page) -> list[str]:
+    return page.evaluate("window.__spoken")
+
+
+def too_small(page, selector: str) -> list[str]:
+    """Every visible element of ``selector`` narrower or lower than MIN_TARGET px, described."""
+    return page.evaluate("""([selector, least]) => [...document.querySelectorAll(selector)]
+        .filter(el => el.offsetParent !== null || getComputedStyle(el).position === 'fixed')
+        .map(el => [el, el.getBoundingClientRect()])
+        .filter(([el, r]) => r.width > 0 && (r.width < least || r.height < least))
+        .map(([el, r]) => `${el.tagName} ${el.id || el.className.baseVal || el.className} ${r.width.toFixed(1)}x${r.height.toFixed(1)}`)""",
+                         [selector, MIN_TARGET])
+
+
+@pytest.mark.parametrize("device", list(SIZES))
+def test_narration_starts_by_itself_on_a_first_level_step_and_follows_the_setting(server, browser, demo, device):
+    context, page = new_page(browser, device)
+    sign_in(page, server, demo)
+    page.goto(server + "/learn/web-first/0")
+    page.wait_for_function("window.__spoken.length > 0")
+    said = " ".join(spoken(page))
+    assert "The little mouse is out stealing food!" in said and "This mouse has four roads." in said
+    shot(page, f"narration-{device}")
+
+    # the grown-ups' setting turns it off for this device: the next step says nothing until 🔊 is tapped
+    page.click(".grown-ups summary")
+    page.uncheck("#set-narrate")
+    page.evaluate("window.__spoken = []")
+    page.reload()
+    page.wait_for_timeout(400)
+    assert spoken(page) == []
+    page.click("#read-aloud")
+    assert "This mouse has four roads." in " ".join(spoken(page))
+    context.close()
+
+
+@pytest.mark.parametrize("device", list(SIZES))
+def test_a_device_without_a_voice_says_so_where_the_child_looks(server, browser, demo, device):
+    context, page = new_page(browser, device, lang="zh", voices="[]")
+    sign_in(page, server, demo, lang="zh")
+    open_puzzle(page, server)
+    page.wait_for_selector("#no-voice:not([hidden])", timeout=4000)
+    assert page.locator("#read-aloud").inner_text() == "🔇"
+    assert "朗读" in page.locator("#no-voice").inner_text()
+    shot(page, f"no-voice-{device}-zh")
+    context.close()
+
+
+@pytest.mark.parametrize("device", list(SIZES))
+def test_touch_targets_are_at_least_44_px_on_the_map_the_board_and_the_buttons(server, browser, demo, device):
+    context, page = new_page(browser, device)
+    sign_in(page, server, demo)
+    targets = "header a, header button, header summary, main a, main button, #page-read"
+    assert too_small(page, targets) == []
+    # the phone header stays on one line
+    header = page.locator("header.top").bounding_box()
+    assert header["height"] < 2 * MIN_TARGET + 10, header
+    shot(page, f"map-{device}")
+
+    open_puzzle(page, server)  # a 9x9 puzzle: the board fills the width
+    board = page.locator("svg.board").bounding_box()
+    width = SIZES[device]["width"]
+    assert board["width"] >= 0.95 * width if device == "phone" else board["width"] >= 0.9 * width
+    assert board["y"] + board["height"] <= SIZES[device]["height"]  # the whole board on screen
+    assert too_small(page, "main button, main a, header a, header button, header summary") == []
+    # every point of the board: 44 px on a tablet; on a phone 9 points share 390 px, as far apart as it allows
+    least = MIN_TARGET if device == "tablet" else width / 9 - 2
+    cells = page.evaluate("""() => [...document.querySelectorAll('svg.board g.pt rect.hit')]
+        .map(r => r.getBoundingClientRect()).map(r => Math.min(r.width, r.height))""")
+    assert len(cells) == 81 and min(cells) >= least, min(cells)
+    shot(page, f"board-{device}")
+    context.close()
+
+
+@pytest.mark.parametrize("device", list(SIZES))
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_the_reward_is_on_screen_with_its_sticker_and_a_next_button(server, browser, demo, device, lang):
+    context, page = new_page(browser, device, lang=lang)
+    sign_in(page, server, demo, lang=lang)
+    open_puzzle(page, server)
+    page.click("g.pt[data-point=E4]")
+    page.wait_for_selector("#go-next:not([hidden])")
+    # the first capture is a milestone mid-lesson: its sticker flies in, without the end-of-lesson words
+    assert page.locator("#milestone-won").is_visible()
+    assert page.locator("#milestone-picture").inner_text() == "🎉"
+    assert page.locator("#celebrate").is_hidden() and page.locator("#recap").is_hidden()
+    shot(page, f"milestone-{device}-{lang}")
+    page.click("#go-next")
+    page.wait_for_url("**/learn/web-first/2")
+    for point in ("D5", "F5", "E4"):
+        page.click(f"g.pt[data-point={point}]")
+    page.click("#check")
+    page.wait_for_selector("#celebrate:not([hidden])")
+    page.wait_for_timeout(1200)  # the stars and the sticker have landed
+    view = SIZES[device]
+    for part in ("#stars-won", "#sticker-picture", "#sticker-won", "#celebrate-next"):
+        box = page.locator(part).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= view["height"], (part, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= view["width"], (part, box)
+    assert page.locator("#stars-won .star.won").count() >= 1
+    assert ("警长徽章" if lang == "zh" else "Police badge") in page.locator("#sticker-won").inner_text()
+    # the lesson's sticker, then the milestone it reached (the first lesson), each its own picture
+    assert page.locator("#sticker-picture").inner_text().split() == ["📛", "🎒"]
+    assert "milestone-" not in page.locator("body").inner_text()
+    shot(page, f"reward-{device}-{lang}")
+    page.click("#celebrate-next")
+    page.wait_for_url("**/learn/")
+    page.goto(server + "/learn/stickers")
+    assert "milestone-" not in page.locator("body").inner_text()
+    shot(page, f"stickers-{device}-{lang}")
+    context.close()
+
+
+@pytest.mark.parametrize("device", list(SIZES))
+def test_a_remembered_class_goes_straight_to_the_avatars_after_a_guarded_sign_out(server, browser, demo, device):
+    context, page = new_page(browser, device)
+    sign_in(page, server, demo)
+    # sign-out asks first; "stay" keeps the child signed in
+    page.click(".sign-out-guard summary")
+    shot(page, f"sign-out-guard-{device}")
+    page.click("#sign-out-no")
+    assert page.locator("#sign-out-yes").is_hidden()
+    page.click(".sign-out-guard summary")
+    page.click("#sign-out-yes")
+    page.wait_for_url("**/kids/CAT234")
+    assert page.locator("a.avatar").count() >= 2
+    shot(page, f"avatars-{device}")
+    # the next child on this tablet starts at the avatars too, from the front door
+    page.goto(server + "/")
+    page.click("a.door.kid")
+    page.wait_for_url("**/kids/CAT234")
+    # another device has no class yet: the code comes first
+    other, other_page = new_page(browser, device)
+    other_page.goto(server + "/kids")
+    assert other_page.locator("input[name=code]").count() == 1
+    other.close()
+    # "not your class" lets a grown-up type another code
+    page.click("#other-class")
+    assert page.locator("input[name=code]").count() == 1
+    context.close()
+
+
+def test_first_level_boards_have_no_coordinates_until_a_grown_up_turns_them_on(server, browser, demo):
+    context, page = new_page(browser, "tablet")
+    sign_in(page, server, demo)
+    open_puzzle(page, server)
+    assert page.locator("svg.board text.coord").count() == 0
+    page.click(".grown-ups summary")
+    page.check("#set-coordinates")
+    page.wait_for_selector("svg.board text.coord")
+    assert page.locator("svg.board text.coord").count() == 4 * 9
+    context.close()
+
+
+def test_a_move_that_fails_on_the_network_is_sent_again_and_kept(server, browser, demo):
+    context, page = new_page(browser, "phone")
+    sign_in(page, server, demo)
+    open_puzzle(page, server)
+    failures = {"left": 2}
+
+    def flaky(route):
+        if failures["left"] > 0:
+            failures["left"] -= 1
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.route("**/learn/web-first/1/move", flaky)
+    page.click("g.pt[data-point=E4]")
+    page.wait_for_selector("#feedback.good", timeout=8000)
+    page.wait_for_selector("#go-next:not([hidden])")
+    assert failures["left"] == 0
+    with demo.app_context():
+        kid = db.session.scalar(sa.select(User).where(User.name == "明明"))
+        from teach.models import Attempt
+        solved = db.session.scalars(sa.select(Attempt).where(Attempt.kid_id == kid.id,
+                                                             Attempt.lesson_id == "web-first")).all()
+    assert [a.result for a in solved] == ["solved"]  # kept once, not lost and not doubled
+    context.close()
