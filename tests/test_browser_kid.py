@@ -252,3 +252,82 @@ def test_a_move_that_fails_on_the_network_is_sent_again_and_kept(server, browser
                                                              Attempt.lesson_id == "web-first")).all()
     assert [a.result for a in solved] == ["solved"]  # kept once, not lost and not doubled
     context.close()
+
+
+BIG_LESSON = """id: web-big
+topic: capture
+order: 1
+level: 1
+size: 13
+sticker:
+  id: web-big-cat
+  picture: cat
+  name: {zh: 大棋盘小猫, en: Big-board cat}
+title: {zh: 大棋盘, en: The big board}
+intro: {zh: 棋盘变大了！, en: The board is bigger!}
+recap: {zh: 大棋盘上也一样抓。, en: On a big board you catch it the same way.}
+steps:
+  - puzzle:
+      goal: capture
+      target: [G7]
+      text: {zh: 抓住小老鼠！, en: Catch the mouse!}
+      board: |
+%s
+"""
+
+
+@pytest.fixture
+def big_board_server(app, tmp_path):
+    """A map of one 13x13 lesson (the web lessons' catalogue)."""
+    import shutil
+
+    from teach.web.demo import create_demo
+
+    rows = ["." * 13 for _ in range(13)]
+    def put(point, stone):
+        col, row = "ABCDEFGHJKLMN".index(point[0]), 13 - int(point[1:])
+        rows[row] = rows[row][:col] + stone + rows[row][col + 1:]
+    for point, stone in (("G7", "O"), ("F7", "X"), ("H7", "X"), ("G8", "X")):
+        put(point, stone)
+    lessons = tmp_path / "lessons"
+    (lessons / "capture").mkdir(parents=True)
+    shutil.copy(Path(__file__).parent / "web_lessons" / "catalog.yaml", lessons)
+    board = "\n".join("        " + " ".join(r) for r in rows)
+    (lessons / "capture" / "web-big.yaml").write_text(BIG_LESSON % board, encoding="utf-8")
+    app.config["LESSONS_DIR"] = str(lessons)
+    with app.app_context():
+        create_demo()
+    with serving(app) as url:
+        yield url
+
+
+def test_a_13x13_board_on_a_phone_zooms_in_so_every_point_is_44_px(big_board_server, browser, app):
+    server = big_board_server
+    context, page = new_page(browser, "phone")
+    sign_in(page, server, app)
+    page.goto(server + "/learn/web-big/0")
+    whole = page.locator("g.pt[data-point=G6] rect.hit").bounding_box()
+    assert whole["width"] < MIN_TARGET  # 13 points across a phone: too close for a finger
+    page.tap("g.pt[data-point=G6]")  # the first tap zooms in there and plays nothing
+    page.wait_for_selector(".board-wrap.zoomed")
+    assert page.locator("g.pt.black[data-point=G6]").count() == 0
+    zoomed = page.locator("g.pt[data-point=G6] rect.hit").bounding_box()
+    assert zoomed["width"] >= MIN_TARGET and zoomed["height"] >= MIN_TARGET, zoomed
+    assert too_small(page, ".whole-board") == []
+    shot(page, "big-board-zoomed-phone")
+    page.tap("g.pt[data-point=G6]")  # the second plays
+    page.wait_for_selector("#feedback.good")
+    page.wait_for_selector(".board-wrap:not(.zoomed)", timeout=5000)  # back to the whole board
+    context.close()
+
+
+def test_a_13x13_board_on_a_tablet_is_played_at_once(big_board_server, browser, app):
+    context, page = new_page(browser, "tablet")
+    sign_in(page, big_board_server, app)
+    page.goto(big_board_server + "/learn/web-big/0")
+    cell = page.locator("g.pt[data-point=G6] rect.hit").bounding_box()
+    assert cell["width"] >= MIN_TARGET
+    page.click("g.pt[data-point=G6]")
+    page.wait_for_selector("#feedback.good")
+    assert page.locator(".board-wrap.zoomed").count() == 0
+    context.close()

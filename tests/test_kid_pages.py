@@ -1,0 +1,168 @@
+"""The kid's side without a browser: stickers each with a picture and a name of their own and never an id on a
+page, picture answers, the lesson player's settings, a device that remembers its class, the offline helper."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+import sqlalchemy as sa
+
+from teach.lessons import load_lessons
+from teach.models import Group, StickerAward, User
+from teach.web import milestones
+from teach.web.extensions import db
+from teach.web.pictures import PICTURES, choice_pictures, glyph, leading_number
+
+EN = {"Accept-Language": "en"}
+KID_PICTURES = ("cat", "fish", "moon")  # 明明's picture password in the demo
+
+
+def kid_login(client, app, name="明明", pictures=KID_PICTURES, code="CAT234") -> int:
+    with app.app_context():
+        kid_id = db.session.scalar(sa.select(User.id).where(User.name == name))
+    assert client.post(f"/kids/{code}/{kid_id}", data={"pictures": ",".join(pictures)}).status_code == 302
+    return kid_id
+
+
+def duplicates(values) -> list:
+    return [v for v, n in Counter(values).items() if n > 1]
+
+
+# ---------------------------------------------------------------------- stickers
+def test_every_sticker_of_the_curriculum_has_a_picture_and_a_name_of_its_own():
+    catalog = load_lessons()
+    stickers = milestones.all_stickers(catalog)
+    assert len(stickers) == len(catalog.lessons) + len(milestones.MILESTONES)
+    assert [s.picture for s in stickers if s.picture not in PICTURES] == []
+    assert duplicates(glyph(s.picture) for s in stickers) == []
+    for lang in ("zh", "en"):
+        assert duplicates(s.name.get(lang) for s in stickers) == []
+
+
+def test_an_award_is_named_by_its_sticker_and_an_unknown_one_still_reads_as_a_sticker():
+    catalog = load_lessons()
+    assert milestones.sticker_for("milestone-first-capture", catalog).name.get("en") == "First capture"
+    lesson = next(iter(catalog.lessons.values()))
+    assert milestones.sticker_for(lesson.sticker.id, catalog) is lesson.sticker
+    unknown = milestones.sticker_for("class-lesson-long-gone", catalog)
+    assert unknown.name.get("zh") == "一枚贴纸" and "class-lesson" not in unknown.name.get("en")
+
+
+def test_no_sticker_id_reaches_the_kid_the_parent_or_the_teacher(demo, client):
+    with demo.app_context():
+        kid = db.session.scalar(sa.select(User).where(User.name == "明明"))
+        class_id = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+        for sticker_id in ("milestone-first-capture", "web-first-badge", "a-class-lesson-gone"):
+            db.session.add(StickerAward(kid_id=kid.id, sticker_id=sticker_id))
+        db.session.commit()
+        kid_id = kid.id
+    parent = demo.test_client()
+    assert parent.post("/login", data={"email": "parent@example.com", "password": "little-mouse-42"}).status_code == 302
+    teacher = demo.test_client()
+    assert teacher.post("/login", data={"email": "teacher@example.com", "password": "black-cat-42"}).status_code == 302
+    kid = demo.test_client()
+    kid_login(kid, demo)
+    pages = {"parent kid": parent.get(f"/family/kids/{kid_id}", headers=EN),
+             "parent week": parent.get(f"/family/kids/{kid_id}/week", headers=EN),
+             "teacher kid": teacher.get(f"/teach/classes/{class_id}/kids/{kid_id}", headers=EN),
+             "sticker book": kid.get("/learn/stickers", headers=EN)}
+    for name, response in pages.items():
+        body = response.get_data(as_text=True)
+        assert response.status_code == 200, name
+        assert not re.search(r">[^<]*(milestone-|web-first-badge|a-class-lesson-gone)", body), name
+        assert "First capture" in body and "Police badge" in body, name
+    assert "A sticker" in pages["parent week"].get_data(as_text=True)
+
+
+# ---------------------------------------------------------------------- picture answers
+@pytest.mark.parametrize("texts, pictures", [
+    (["黑棋先下", "白棋先下"], ["⚫", "⚪"]),
+    (["能，想放哪里就放哪里", "不能，棋子下好就不动"], ["👍", "👎"]),
+    (["在A点打吃。", "在B点撒网。"], ["A", "B"]),
+    (["真眼。", "假眼，白棋要接在A"], ["👁️", "🙈"]),
+])
+def test_a_quiz_choice_gets_the_picture_its_words_mean(texts, pictures):
+    drawn = choice_pictures([{"zh": t, "en": t} for t in texts])
+    assert [re.sub(r"<[^>]+>", "", str(d)) for d in drawn] == pictures
+
+
+def test_numbers_are_drawn_as_dots_a_child_can_count():
+    assert [leading_number(t) for t in ("两条", "三口", "十口", "四十五个", "8口", "还是黑棋")] == [2, 3, 10, 45, 8, None]
+    three, forty_five = choice_pictures([{"zh": "三口"}, {"zh": "四十五个"}])
+    assert re.sub(r"<[^>]+>", "", str(three)) == "●●●" and 'data-number="3"' in three
+    assert "●" not in forty_five and "45" in forty_five
+
+
+def test_two_choices_that_would_look_the_same_get_shapes_instead():
+    drawn = choice_pictures([{"zh": "白棋活了"}, {"zh": "白棋死了"}])
+    assert len(set(drawn)) == 2 and all("shape" in d for d in drawn)
+
+
+# ---------------------------------------------------------------------- the lesson player's settings
+def _open_puzzle(client) -> str:
+    assert client.post("/learn/web-first/0/next").status_code == 302
+    return client.get("/learn/web-first/1").get_data(as_text=True)
+
+
+def test_a_first_level_step_narrates_by_itself_and_shows_no_coordinates(demo, client):
+    kid_login(client, demo)
+    page = _open_puzzle(client)
+    assert 'data-narrate="1"' in page and 'class="coord"' not in page
+
+
+def test_the_grown_ups_settings_on_this_device_win_over_the_level(demo, client):
+    kid_login(client, demo)
+    _open_puzzle(client)
+    client.set_cookie("teach-narrate", "0")
+    client.set_cookie("teach-coordinates", "1")
+    page = client.get("/learn/web-first/1").get_data(as_text=True)
+    assert 'data-narrate="0"' in page and page.count('class="coord"') == 4 * 9
+    client.set_cookie("teach-coordinates", "<script>")  # anything else is no choice: the level decides
+    assert 'class="coord"' not in client.get("/learn/web-first/1").get_data(as_text=True)
+
+
+# ---------------------------------------------------------------------- a classroom tablet
+def test_a_device_remembers_its_class_and_a_kid_signing_out_comes_back_to_the_avatars(demo, client):
+    assert client.get("/kids").status_code == 200  # a new device: the code first
+    assert client.get("/kids/cat234").status_code == 200
+    cookie = client.get_cookie("teach-class")
+    assert cookie.value == "CAT234" and cookie.http_only
+    assert client.get("/kids").headers["Location"].endswith("/kids/CAT234")
+    assert client.get("/kids?other=1").status_code == 200  # a grown-up can type another code
+    kid_login(client, demo)
+    out = client.post("/logout")
+    assert out.headers["Location"].endswith("/kids")
+    assert client.get("/kids").headers["Location"].endswith("/kids/CAT234")
+
+
+def test_a_remembered_class_that_was_archived_asks_for_a_code_again(demo, client):
+    client.get("/kids/CAT234")
+    with demo.app_context():
+        db.session.scalar(sa.select(Group).where(Group.code == "CAT234")).archived = True
+        db.session.commit()
+    page = client.get("/kids")
+    assert page.status_code == 200 and 'name="code"' in page.get_data(as_text=True)
+    assert client.get_cookie("teach-class") is None
+
+
+def test_a_forged_class_cookie_gets_the_code_form_not_an_error(demo, client):
+    client.set_cookie("teach-class", "../../etc" * 20)
+    page = client.get("/kids")
+    assert page.status_code == 200 and 'name="code"' in page.get_data(as_text=True)
+
+
+def test_a_grown_up_signing_out_goes_home(demo, client):
+    assert client.post("/login", data={"email": "teacher@example.com", "password": "black-cat-42"}).status_code == 302
+    assert client.post("/logout").headers["Location"].endswith("/")
+
+
+# ---------------------------------------------------------------------- offline
+def test_the_offline_helper_is_served_from_the_kids_folder_and_never_kept_stale(demo, client):
+    with client.get("/learn/sw.js") as response:
+        assert response.status_code == 200 and response.mimetype == "text/javascript"
+        assert response.headers["Cache-Control"] == "no-cache"
+        assert "caches" in response.get_data(as_text=True)
+    with client.get("/static/manifest.webmanifest") as manifest:
+        assert manifest.status_code == 200 and b'"start_url": "/kids"' in manifest.data
