@@ -5,7 +5,12 @@
   "use strict";
   var url = document.body.dataset.offline;
   if (url && navigator.serviceWorker) {
-    navigator.serviceWorker.register(url, {scope: url.replace(/[^/]*$/, "")}).catch(function () {});
+    navigator.serviceWorker.register(url, {scope: url.replace(/[^/]*$/, "")}).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (reg) {
+      // pages kept for another child (a session that ended without signing out) are forgotten first
+      if (reg.active) reg.active.postMessage({owner: document.body.dataset.owner});
+    }).catch(function () {});
   }
   var form = document.getElementById("sign-out-form");
   if (form) form.addEventListener("submit", function () {

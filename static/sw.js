@@ -27,9 +27,20 @@ function keepPage(url) {
   }).catch(function () {});
 }
 
+var OWNER = "/learn/sw-owner";  // whose pages are kept: a key in the static cache, never served
+function forOwner(owner) {
+  return caches.open(STATIC).then(function (cache) {
+    return cache.match(OWNER).then(function (kept) { return kept ? kept.text() : null; }).then(function (was) {
+      if (was === owner) return;
+      return caches.delete(PAGES).then(function () { return cache.put(OWNER, new Response(owner)); });
+    });
+  });
+}
+
 self.addEventListener("message", function (event) {
   var data = event.data || {};
   if (data.forget) event.waitUntil(caches.delete(PAGES));
+  if (typeof data.owner === "string") event.waitUntil(forOwner(data.owner));
   if (Array.isArray(data.keep)) {
     var mine = data.keep.filter(function (u) {
       var url = new URL(u, self.location.href);

@@ -331,3 +331,23 @@ def test_a_13x13_board_on_a_tablet_is_played_at_once(big_board_server, browser, 
     page.wait_for_selector("#feedback.good")
     assert page.locator(".board-wrap.zoomed").count() == 0
     context.close()
+
+
+def test_the_lesson_s_pages_are_kept_for_a_wi_fi_gap(server, browser, demo):
+    context, page = new_page(browser, "tablet")
+    sign_in(page, server, demo)
+    open_puzzle(page, server)
+    page.evaluate("navigator.serviceWorker.ready")
+    page.reload()  # now the helper looks after the page, and keeps it
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_timeout(300)
+    context.set_offline(True)
+    page.reload()
+    assert page.locator("svg.board g.pt").count() == 81  # the step, from the kept copy
+    assert page.locator("link[rel=stylesheet]").count() == 1
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 250, 240)"  # teach.css
+    page.goto(server + "/learn/stickers")  # never seen: a friendly page, not the browser's error
+    assert "📶" in page.locator("body").inner_text()
+    context.set_offline(False)
+    shot(page, "offline-tablet")
+    context.close()
