@@ -143,6 +143,7 @@ def test_touch_targets_are_at_least_44_px_on_the_map_the_board_and_the_buttons(s
     cells = page.evaluate("""() => [...document.querySelectorAll('svg.board g.pt rect.hit')]
         .map(r => r.getBoundingClientRect()).map(r => Math.min(r.width, r.height))""")
     assert len(cells) == 81 and min(cells) >= least, min(cells)
+    print(f"{device}: 9x9 points {min(cells):.1f} px apart")
     shot(page, f"board-{device}")
     context.close()
 
