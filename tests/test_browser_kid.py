@@ -352,3 +352,31 @@ def test_the_lesson_s_pages_are_kept_for_a_wi_fi_gap(server, browser, demo):
     context.set_offline(False)
     shot(page, "offline-tablet")
     context.close()
+
+
+FAKE_AUDIO = """
+window.__notes = 0;
+class FakeAudio {
+  constructor() { this.currentTime = 0; this.destination = {}; }
+  createOscillator() { window.__notes += 1;
+    return {frequency: {}, connect() {}, start() {}, stop() {}}; }
+  createGain() { return {gain: {setValueAtTime() {}, exponentialRampToValueAtTime() {}}, connect() {}}; }
+}
+window.AudioContext = FakeAudio;
+"""
+
+
+@pytest.mark.parametrize("muted", [False, True])
+def test_the_celebration_sound_plays_unless_the_child_muted_it(server, browser, demo, muted):
+    context, page = new_page(browser, "phone")
+    context.add_init_script(FAKE_AUDIO)
+    sign_in(page, server, demo)
+    open_puzzle(page, server)
+    if muted:
+        page.click("#mute")
+        assert page.locator("#mute").get_attribute("aria-pressed") == "true"
+    page.click("g.pt[data-point=E4]")
+    page.wait_for_selector("#go-next:not([hidden])")
+    notes = page.evaluate("window.__notes")
+    assert notes == 0 if muted else notes >= 3  # the stone's clack and the little fanfare
+    context.close()
