@@ -299,88 +299,6 @@ EXPECT.update({
 })
 
 
-def _fill(value, args):
-    if isinstance(value, str) and value.startswith("{") and value.endswith("}"):
-        return args[value[1:-1]]
-    return value
-
-
-def _answer(response) -> object:
-    if response.status_code == 302:
-        where = response.headers["Location"]
-        if "/login" in where:
-            return LOGIN
-        if where.split("?")[0].rstrip("/").endswith("/kids"):
-            return KID_LOGIN
-    return response.status_code
-
-
-def _order(answers: dict) -> list[str]:
-    """Refused visitors first, so what an allowed visitor does (delete, move, archive) cannot hide a leak."""
-    return sorted(ROLES, key=lambda role: answers[role] not in REFUSED)
-
-
-@pytest.mark.parametrize("endpoint, method", sorted(EXPECT), ids=lambda v: str(v))
-def test_each_visitor_gets_exactly_the_intended_answer(app, endpoint, method):
-    from flask import url_for
-
-    with app.app_context():
-        world = build_world()
-    url_args, body, answers = EXPECT[(endpoint, method)]
-    args = world["args"]
-    with app.test_request_context():
-        url = url_for(endpoint, **{k: _fill(v, args) for k, v in url_args.items()})
-    got = {}
-    for role in _order(answers):
-        client = app.test_client()
-        if role != ANON:
-            with client.session_transaction() as session:
-                session["_user_id"] = str(world["users"][role])
-                session["_fresh"] = True
-        with app.app_context():
-            before = snapshot()
-        kwargs = {}
-        if body and "json" in body:
-            kwargs["json"] = body["json"]
-        elif body:
-            kwargs["data"] = {k: _fill(v, args) for k, v in body.items()}
-        response = client.open(url, method=method, **kwargs)
-        got[role] = _answer(response)
-        response.close()
-        if answers[role] in REFUSED:
-            with app.app_context():
-                assert snapshot() == before, f"{role} changed data through {endpoint} with {got[role]}"
-    assert got == answers
-
-
-CROSSING = sorted(key for key, (url_args, _, _) in EXPECT.items()
-                  if key[0].startswith("teacher.") and "class_id" in url_args and len(url_args) > 1
-                  and "lesson_id" not in url_args)
-
-
-@pytest.mark.parametrize("endpoint, method", CROSSING, ids=lambda v: str(v))
-def test_a_teacher_reaching_through_their_own_class_for_another_class_s_things_gets_404(app, endpoint, method):
-    """The other teacher names their own class and the kid, attempt or assignment of the kid's class."""
-    from flask import url_for
-
-    with app.app_context():
-        world = build_world()
-    url_args, body, _answers = EXPECT[(endpoint, method)]
-    args = dict(world["args"], **{"class": world["args"]["other_class"], "other_class": world["args"]["class"]})
-    with app.test_request_context():
-        url = url_for(endpoint, **{k: _fill(v, args) for k, v in url_args.items()})
-    client = app.test_client()
-    with client.session_transaction() as session:
-        session["_user_id"] = str(world["users"][OTHER_TEACHER])
-    with app.app_context():
-        before = snapshot()
-    data = {k: _fill(v, args) for k, v in body.items()} if body else None
-    response = client.open(url, method=method, data=data)
-    assert response.status_code == 404
-    with app.app_context():
-        assert snapshot() == before
-
-
 # ---------------------------------------------------------------------- the play room and live games
 # a game between the kid (Black) and Lily, a classmate; the other kid is a classmate not in it (404 on the game);
 # the kid's teacher and approved parent watch (the teacher also settles and resumes); children's actions are
@@ -460,3 +378,86 @@ def snapshot() -> dict:  # noqa: F811  (every row, the live tables too)
         rows = [tuple(str(v) for k, v in r._mapping.items() if not k.endswith("seen_at")) for r in rows]
         tables[model.__tablename__] = sorted(rows)
     return tables
+
+
+def _fill(value, args):
+    if isinstance(value, str) and value.startswith("{") and value.endswith("}"):
+        return args[value[1:-1]]
+    return value
+
+
+def _answer(response) -> object:
+    if response.status_code == 302:
+        where = response.headers["Location"]
+        if "/login" in where:
+            return LOGIN
+        if where.split("?")[0].rstrip("/").endswith("/kids"):
+            return KID_LOGIN
+    return response.status_code
+
+
+def _order(answers: dict) -> list[str]:
+    """Refused visitors first, so what an allowed visitor does (delete, move, archive) cannot hide a leak."""
+    return sorted(ROLES, key=lambda role: answers[role] not in REFUSED)
+
+
+@pytest.mark.parametrize("endpoint, method", sorted(EXPECT), ids=lambda v: str(v))
+def test_each_visitor_gets_exactly_the_intended_answer(app, endpoint, method):
+    from flask import url_for
+
+    with app.app_context():
+        world = build_world()
+    url_args, body, answers = EXPECT[(endpoint, method)]
+    args = world["args"]
+    with app.test_request_context():
+        url = url_for(endpoint, **{k: _fill(v, args) for k, v in url_args.items()})
+    got = {}
+    for role in _order(answers):
+        client = app.test_client()
+        if role != ANON:
+            with client.session_transaction() as session:
+                session["_user_id"] = str(world["users"][role])
+                session["_fresh"] = True
+        with app.app_context():
+            before = snapshot()
+        kwargs = {}
+        if body and "json" in body:
+            kwargs["json"] = {k: _fill(v, args) for k, v in body["json"].items()}
+        elif body:
+            kwargs["data"] = {k: _fill(v, args) for k, v in body.items()}
+        response = client.open(url, method=method, **kwargs)
+        got[role] = _answer(response)
+        response.close()
+        if answers[role] in REFUSED:
+            with app.app_context():
+                assert snapshot() == before, f"{role} changed data through {endpoint} with {got[role]}"
+    assert got == answers
+
+
+CROSSING = sorted(key for key, (url_args, _, _) in EXPECT.items()
+                  if key[0].startswith("teacher.") and "class_id" in url_args and len(url_args) > 1
+                  and "lesson_id" not in url_args)
+
+
+@pytest.mark.parametrize("endpoint, method", CROSSING, ids=lambda v: str(v))
+def test_a_teacher_reaching_through_their_own_class_for_another_class_s_things_gets_404(app, endpoint, method):
+    """The other teacher names their own class and the kid, attempt or assignment of the kid's class."""
+    from flask import url_for
+
+    with app.app_context():
+        world = build_world()
+    url_args, body, _answers = EXPECT[(endpoint, method)]
+    args = dict(world["args"], **{"class": world["args"]["other_class"], "other_class": world["args"]["class"]})
+    with app.test_request_context():
+        url = url_for(endpoint, **{k: _fill(v, args) for k, v in url_args.items()})
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["_user_id"] = str(world["users"][OTHER_TEACHER])
+    with app.app_context():
+        before = snapshot()
+    data = {k: _fill(v, args) for k, v in body.items()} if body else None
+    response = client.open(url, method=method, data=data)
+    assert response.status_code == 404
+    with app.app_context():
+        assert snapshot() == before
+
