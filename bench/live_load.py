@@ -49,7 +49,7 @@ PG_ADMIN = "postgresql://127.0.0.1:5432/postgres"
 PG_DB = "teach_bench_live"
 SECRET = "bench-live-secret"
 CLASS_SIZE = 25
-POLL_WAITING, POLL_IDLE, HEARTBEAT = 0.75, 3.0, 10.0  # as the pages do (teach/web/live.py)
+POLL_WAITING, POLL_IDLE, HEARTBEAT = 0.75, 3.0, 15.0  # as the pages do (teach/web/live.py)
 # moves that never capture: Black fills rows 3 and 2, White rows 7 and 8 (36 moves)
 COLUMNS = "ABCDEFGHJ"
 SEQUENCE = [p for pair in zip([f"{c}3" for c in COLUMNS] + [f"{c}2" for c in COLUMNS],
@@ -161,7 +161,8 @@ class Instance:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", str(workers), "-b",
-                                      f"127.0.0.1:{self.port}", "--log-level", "warning", "--chdir", str(cwd), spec],
+                                      f"127.0.0.1:{self.port}", "--log-level", "warning", "--chdir", str(cwd),
+                                      "--control-socket", f"/tmp/live-bench-{self.port}.ctl", spec],
                                      env={**os.environ, "PYTHONPATH": str(ROOT), **env}, cwd=cwd,
                                      start_new_session=True)
 
@@ -224,7 +225,7 @@ class School:
 
     async def page_loop(self, session, page) -> None:
         url = f"{self.urls[page['instance']]}/live/{page['game']}/state"
-        await asyncio.sleep(random.random() * 3)
+        await asyncio.sleep(random.random() * 10)  # a school's pages open over some seconds, not at once
         while not self.stop:
             headers = self.headers(page)
             now = time.monotonic()
@@ -308,7 +309,7 @@ async def run_school(games, pages, urls, instances, args, bare: bool) -> dict:
     async with aiohttp.ClientSession(connector=connector, timeout=timeout,
                                      cookie_jar=aiohttp.DummyCookieJar()) as session:
         loops = [asyncio.ensure_future(school.page_loop(session, p)) for p in pages]
-        await asyncio.sleep(HEARTBEAT + 2)  # every page has its first answer and settles into its rhythm
+        await asyncio.sleep(HEARTBEAT + 10)  # every page has its first answer and settles into its rhythm
         phases = {}
         for name, seconds in (("idle", args.idle), ("moves", args.moves)):
             before = measure(instances)
@@ -389,12 +390,13 @@ def main() -> None:
         for i in instances:
             i.stop()
     stored = records(url)
-    lost = doubled = wrong_ply = 0
-    for game_id, sent in results["live game (teach)"]["moves_ok"].items():
+    out_of_order = missing = unanswered = wrong_ply = 0
+    for game_id, answered in results["live game (teach)"]["moves_ok"].items():
         moves, ply = stored[game_id]
-        if moves != sent:
-            lost += len([m for m in sent if m not in moves])
-            doubled += max(0, len(moves) - len(sent))
+        if moves != SEQUENCE[:len(moves)]:
+            out_of_order += 1  # a move played twice, or out of its turn
+        missing += len([m for m in answered if m not in moves])  # answered 200 but not in the record: lost
+        unanswered += max(0, len(moves) - len(answered))  # in the record, but its answer never came (timeout)
         if ply != len(moves):
             wrong_ply += 1
     if not args.skip_bare:
@@ -417,9 +419,10 @@ def main() -> None:
           f"PostgreSQL + Redis, one move per game every {args.interval:g} s")
     print(table(results, args.kids))
     res = results["live game (teach)"]
-    print(f"\nrecords: {len(stored)} games checked, {res['taps']} moves answered 200, {res['refused']} refused, "
-          f"{lost} lost, {doubled} doubled, {wrong_ply} with a wrong ply; "
-          f"{res['taps'] - res['seen']} moves never seen by the opponent's page; "
+    print(f"\nrecords: {len(stored)} games checked, {res['taps']} moves answered 200, {res['refused']} refused (409), "
+          f"{missing} answered but lost, {out_of_order} games with a move doubled or out of turn, {wrong_ply} with a "
+          f"wrong ply; {unanswered} moves played whose answer did not reach the device (client timeout); "
+          f"{res['taps'] - res['seen']} answered moves never seen by the opponent's page; "
           f"{res['moved_unseen']} taps by a page that had not shown the last move yet")
 
 

@@ -57,6 +57,7 @@ class Instance:
                    TEACH_LIVE_REDIS_URL=REDIS, TEACH_REVIEW_RUNNER="false", TEACH_PROOF_RUNNER="false",
                    PYTHONPATH=str(ROOT))
         self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{self.port}",
+                                      "--control-socket", str(log.with_suffix(".ctl")),
                                       "teach.web:create_app()"], cwd=ROOT, env=env, start_new_session=True,
                                      stdout=subprocess.DEVNULL, stderr=self.log)
 

@@ -484,3 +484,57 @@ def test_a_parent_sees_the_child_s_live_game_and_its_record(room):
     r = row(app, game_id)
     ming_record = r.black_record_id if r.black_id == ming.kid_id else r.white_record_id
     assert parent.get(f"/games/{ming_record}").status_code == 200
+
+
+# ---------------------------------------------------------------------- the versions in Redis
+REDIS = "redis://127.0.0.1:6379/5"
+
+
+@pytest.fixture
+def redis_room(room):
+    import redis
+
+    client = redis.Redis.from_url(REDIS, socket_timeout=1)
+    try:
+        client.ping()
+    except redis.RedisError:
+        pytest.skip(f"no Redis at {REDIS}")
+    client.flushdb()
+    room[0].config["LIVE_REDIS_URL"] = REDIS
+    yield room, client
+    client.flushdb()
+
+
+def test_with_redis_an_unchanged_game_is_answered_304_without_a_database_query(redis_room):
+    (app, gid, ming, lily), client = redis_room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    tag = white.get(f"/live/{game_id}/state").headers["ETag"]
+    queries = []
+    with app.app_context():
+        engine = db.engine
+    listener = lambda *args: queries.append(args[2])  # noqa: E731
+    sa.event.listen(engine, "before_cursor_execute", listener)
+    try:
+        assert white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 304
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", listener)
+    assert queries == []
+    assert move(black, game_id, "D4", 0).status_code == 200
+    assert int(client.get(f"teach:live:{game_id}")) == row(app, game_id).version
+    seen = white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag})
+    assert seen.status_code == 200 and seen.get_json()["last"] == "D4"
+
+
+def test_a_version_redis_missed_is_put_right_by_the_next_unconditional_question(redis_room):
+    (app, gid, ming, lily), client = redis_room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    tag = white.get(f"/live/{game_id}/state").headers["ETag"]
+    move(black, game_id, "D4", 0)
+    client.set(f"teach:live:{game_id}", 1)  # as if the publication after the move had been lost
+    assert white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 304  # not yet seen
+    fresh = white.get(f"/live/{game_id}/state")  # the page's heartbeat asks without its ETag
+    assert fresh.get_json()["last"] == "D4"
+    assert int(client.get(f"teach:live:{game_id}")) == row(app, game_id).version
+    assert white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 200

@@ -43,11 +43,11 @@ bp = Blueprint("live", __name__, url_prefix="/live")
 ACTIVE = ("playing", "counting", "disputed")
 REACTIONS = ("thumbs", "smile", "nice-move", "good-game")
 REACTION_GAP = timedelta(seconds=2)  # one reaction per player every two seconds: no flood of pictures
-SEEN_EVERY = timedelta(seconds=5)  # how often a page's questions refresh the player's "still here"
-AWAY_NOTICE = timedelta(seconds=15)  # after this the other page says "X left: the game waits"
+SEEN_EVERY = timedelta(seconds=10)  # how often a page's questions refresh the player's "still here"
+AWAY_NOTICE = timedelta(seconds=30)  # after this the other page says "X left: the game waits"
 POLL_WAITING_MS = 750  # a page waiting for the opponent's move asks this often (the 1 s promise)
 POLL_IDLE_MS = 3000  # a page whose turn it is, or that is watching, asks less often
-HEARTBEAT_MS = 10000  # and without a condition this often: it says "still here" and repairs a lost version
+HEARTBEAT_MS = 15000  # and without a condition this often: it says "still here" and repairs a lost version
 
 
 def reaction_words() -> dict[str, str]:
@@ -260,47 +260,63 @@ def _database_version(game_id: int) -> int | None:
     return db.session.scalar(sa.select(LiveGame.version).where(LiveGame.id == game_id))
 
 
-@bp.get("/<int:game_id>/state")
-def state(game_id: int):
-    """The game now, or 304 when the page's ETag is still the game's (answered from Redis alone)."""
-    if not 1 <= game_id <= ID_MAX:
-        abort(404)
-    if notify.unchanged(game_id, request.headers.get("If-None-Match"), _database_version):
+def _unchanged_first():
+    """Before anything else of the request (the language, which loads the account, the rate limits): a page
+    asking with the ETag it holds of a game that has not changed is answered 304 from Redis alone."""
+    if request.endpoint != "live.state" or "If-None-Match" not in request.headers:
+        return None
+    game_id = (request.view_args or {}).get("game_id", 0)
+    if 1 <= game_id <= ID_MAX and notify.unchanged(game_id, request.headers["If-None-Match"], _database_version):
         response = make_response("", 304)
         response.headers["ETag"] = request.headers["If-None-Match"]
+        response.headers["Cache-Control"] = "no-cache, private"
         return response
+    return None
+
+
+@bp.record_once
+def _answer_unchanged_first(state) -> None:
+    state.app.before_request_funcs.setdefault(None, []).insert(0, _unchanged_first)
+
+
+@bp.get("/<int:game_id>/state")
+def state(game_id: int):
+    """The game now (a 304 when the page's ETag is still the game's is answered before: ``_unchanged_first``)."""
+    if not 1 <= game_id <= ID_MAX:
+        abort(404)
     if not current_user.is_authenticated:
         return jsonify(result="signed-out", message=_("Please sign in again."), login=url_for("main.home")), 401
     row = _row_or_404(game_id)
     you, _watch = viewer_of(row)
     now = utcnow()
-    if you is not None:
-        _still_here(row, you, now)
-    _away_check(row, now)
-    db.session.commit()
-    db.session.refresh(row)
-    notify.published(row.id, row.version)
+    wrote = _still_here(row, you, now) if you is not None else False
+    if _away_check(row, now) or wrote:
+        db.session.commit()
+        db.session.refresh(row)
+    notify.published(row.id, row.version)  # also puts right a version Redis missed
     return _answer(row, you)
 
 
-def _still_here(row: LiveGame, you: str, now) -> None:
+def _still_here(row: LiveGame, you: str, now) -> bool:
     column = getattr(LiveGame, f"{you}_seen_at")
     seen = getattr(row, f"{you}_seen_at")
     if seen is None or now - seen > SEEN_EVERY:
         db.session.execute(sa.update(LiveGame).where(LiveGame.id == row.id).values({column: now})
                            .execution_options(synchronize_session=False))
+        return True
+    return False
 
 
-def _away_check(row: LiveGame, now) -> None:
+def _away_check(row: LiveGame, now) -> bool:
     """A player gone longer than the teacher's time: the game is adjourned, or (if the teacher said so and the
     other player is here) counted abandoned. One conditional update, so two pages doing it at once do it once."""
     if row.state != "playing":
-        return
+        return False
     limit = timedelta(seconds=row.away_seconds)
     gone = [c for c in ("black", "white")
             if getattr(row, f"{c}_seen_at") is not None and now - getattr(row, f"{c}_seen_at") > limit]
     if not gone:
-        return
+        return False
     base = sa.update(LiveGame).where(LiveGame.id == row.id, LiveGame.state == "playing",
                                      LiveGame.version == row.version)
     if row.away_outcome == "abandon" and len(gone) == 1:
@@ -314,6 +330,7 @@ def _away_check(row: LiveGame, now) -> None:
     if done.rowcount == 1 and values["state"] == "finished":
         db.session.refresh(row)
         _keep_records(row, _position(row))
+    return done.rowcount == 1
 
 
 # ---------------------------------------------------------------------- changes
