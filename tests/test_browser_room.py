@@ -82,7 +82,8 @@ def test_two_children_play_a_capture_game_in_two_browsers_and_the_teacher_watche
         teacher.goto(f"{server}/login")
         teacher.fill("input[name=email]", "teacher@example.com")
         teacher.fill("input[name=password]", "black-cat-42")
-        teacher.click("form button[type=submit]")
+        teacher.click("main form button.button")
+        teacher.wait_for_url(lambda url: "/login" not in url)
         with app.app_context():
             gid = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
         teacher.goto(f"{server}/room/class/{gid}/live")
