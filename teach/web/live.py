@@ -19,6 +19,7 @@ page never sends, 404 for a game the visitor is not in (or may not watch).
 from __future__ import annotations
 
 import random
+import time
 from datetime import timedelta
 
 import sqlalchemy as sa
@@ -110,13 +111,24 @@ def _other(color: str) -> str:
 
 
 # ---------------------------------------------------------------------- what a page shows
+_NAMES: dict[int, tuple[float, str, str]] = {}  # kid id -> (until, first name, avatar): a page asks every second
+NAMES_SECONDS = 60.0
+NAMES_MAX = 5000
+
+
 def _players(row: LiveGame) -> dict:
-    kids = {u.id: u for u in db.session.scalars(sa.select(User).where(User.id.in_((row.black_id, row.white_id))))}
+    """Each side's first name and avatar (kept a minute per process: a renamed child shows within a minute)."""
+    now = time.monotonic()
+    wanted = [k for k in (row.black_id, row.white_id) if _NAMES.get(k, (0.0,))[0] < now]
+    if wanted:
+        if len(_NAMES) > NAMES_MAX:
+            _NAMES.clear()
+        for u in db.session.scalars(sa.select(User).where(User.id.in_(wanted))):
+            _NAMES[u.id] = (now + NAMES_SECONDS, games.first_name(u.name), glyph(u.avatar or "star"))
     out = {}
     for color, kid_id in (("black", row.black_id), ("white", row.white_id)):
-        kid = kids.get(kid_id)
-        out[color] = {"name": games.first_name(kid.name if kid else ""), "glyph": glyph(kid.avatar or "star")
-                      if kid else "⭐", "color": color}
+        _until, name, picture = _NAMES.get(kid_id, (0.0, "", "⭐"))
+        out[color] = {"name": name, "glyph": picture, "color": color}
     return out
 
 
@@ -289,12 +301,14 @@ def state(game_id: int):
     row = _row_or_404(game_id)
     you, _watch = viewer_of(row)
     now = utcnow()
-    wrote = _still_here(row, you, now) if you is not None else False
-    if _away_check(row, now) or wrote:
+    if _away_check(row, now):
         db.session.commit()
         db.session.refresh(row)
+    response = _answer(row, you)
     notify.published(row.id, row.version)  # also puts right a version Redis missed
-    return _answer(row, you)
+    if you is not None and _still_here(row, you, now):  # after the answer is made: no reload of the row
+        db.session.commit()
+    return response
 
 
 def _still_here(row: LiveGame, you: str, now) -> bool:

@@ -54,6 +54,14 @@ def game_words(kind: str, size: int, goal: int | None) -> str:
     return _("Whole game %(size)s×%(size)s", size=size)
 
 
+def choice_words(choice: str) -> str:
+    """A game choice as the teacher's forms name it (the capture goal is chosen beside it)."""
+    kind, size = GAME_CHOICES[choice]
+    if kind == "capture":
+        return _("Capture game %(size)s×%(size)s", size=size)
+    return _("Whole game %(size)s×%(size)s", size=size)
+
+
 def room_settings(group_id: int) -> PlayRoom:
     """The class's room as its teacher set it (the defaults until then; not stored until changed)."""
     room = db.session.scalar(sa.select(PlayRoom).where(PlayRoom.group_id == group_id))
@@ -266,8 +274,7 @@ def live_view(class_id: int):
                                    .order_by(LiveRound.id.desc()).limit(1))
     here = present_kids(group.id)
     return render_template("room/live.html", group=group, settings=settings, games=[_live_card(r) for r in rows],
-                           boards=boards, choices=[(c, game_words(*GAME_CHOICES[c], settings.capture_goal))
-                                                   for c in GAME_CHOICES],
+                           boards=boards, choices=[(c, choice_words(c)) for c in GAME_CHOICES],
                            goals=CAPTURE_GOALS, away_choices=AWAY_CHOICES, last_round=last_round,
                            sitting_out=_names(last_round.sitting_out if last_round else []), here=here,
                            data_url=url_for("room.live_data", class_id=group.id))
