@@ -424,3 +424,135 @@ class MissedCapture(db.Model):
         sa.UniqueConstraint("game_id", "move_number", "kind", name="uq_missed_capture_game_move_kind"),
         NEVER_REUSE_IDS,
     )
+
+
+# ---------------------------------------------------------------------- live games between classmates
+LIVE_STATES = ("playing", "counting", "disputed", "adjourned", "finished")
+AWAY_OUTCOMES = ("adjourn", "abandon")  # what happens to a game a player left for longer than the teacher allows
+
+
+class PlayRoom(db.Model):
+    """A class's play room as its teacher set it: the games children may invite each other to, and how long a
+    game waits for a child who left before it is adjourned (resumable later) or counted as abandoned."""
+
+    __tablename__ = "play_room"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(sa.ForeignKey("kid_group.id", ondelete="CASCADE"), unique=True)
+    invitations_open: Mapped[bool] = mapped_column(default=True)
+    kinds: Mapped[list] = mapped_column(sa.JSON, default=list)  # "capture-7", "capture-9", "full-9", ...
+    capture_goal: Mapped[int] = mapped_column(default=3)
+    away_seconds: Mapped[int] = mapped_column(default=120)
+    away_outcome: Mapped[str] = mapped_column(sa.String(8), default="adjourn")
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    __table_args__ = (sa.CheckConstraint("away_outcome in ('adjourn', 'abandon')", name="away_outcome"),)
+
+
+class RoomPresence(db.Model):
+    """A child is in a class's play room while their room or game page keeps saying so (``seen_at``)."""
+
+    __tablename__ = "room_presence"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(sa.ForeignKey("kid_group.id", ondelete="CASCADE"), index=True)
+    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
+    seen_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (sa.UniqueConstraint("group_id", "kid_id", name="uq_room_presence_group_kid"),)
+
+
+class LiveRound(db.Model):
+    """A round the teacher started for the class with one click: every child present paired, one game each."""
+
+    __tablename__ = "live_round"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(sa.ForeignKey("kid_group.id", ondelete="CASCADE"), index=True)
+    teacher_id: Mapped[int | None] = mapped_column(sa.ForeignKey("account.id", ondelete="SET NULL"))
+    pairing: Mapped[str] = mapped_column(sa.String(8))  # random | level
+    kind: Mapped[str] = mapped_column(sa.String(10))
+    size: Mapped[int]
+    capture_goal: Mapped[int | None]
+    away_seconds: Mapped[int]
+    away_outcome: Mapped[str] = mapped_column(sa.String(8))
+    sitting_out: Mapped[list] = mapped_column(sa.JSON, default=list)  # an odd child out: their ids
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (sa.CheckConstraint("pairing in ('random', 'level')", name="pairing"), NEVER_REUSE_IDS)
+
+
+class LiveGame(db.Model):
+    """A game between two children of a class, each on their own device, served by whichever app instance a
+    request reaches: all of its state is this row. ``moves``/``ply`` as in ``PlayedGame`` (a move is written
+    ``WHERE ply = <what the page saw>``); ``version`` grows with every change anyone can see (a move, an offer,
+    a reaction, a tap while counting), so pages ask "anything new since version n?". When the game finishes, each
+    child gets a ``PlayedGame`` copy (``black_record_id``/``white_record_id``): their games list, replay, review,
+    stickers, and what their teacher and parents see, as for any other game."""
+
+    __tablename__ = "live_game"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(sa.ForeignKey("kid_group.id", ondelete="CASCADE"), index=True)
+    round_id: Mapped[int | None] = mapped_column(sa.ForeignKey("live_round.id", ondelete="SET NULL"), index=True)
+    black_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
+    white_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(sa.String(10))
+    size: Mapped[int]
+    komi: Mapped[float]
+    capture_goal: Mapped[int | None]
+    moves: Mapped[list] = mapped_column(sa.JSON, default=list)
+    ply: Mapped[int] = mapped_column(default=0)
+    version: Mapped[int] = mapped_column(default=1)
+    state: Mapped[str] = mapped_column(sa.String(10), default="playing", index=True)
+    dead: Mapped[list] = mapped_column(sa.JSON, default=list)
+    agreed: Mapped[list] = mapped_column(sa.JSON, default=list)  # the colours that accept the count as marked
+    draw_offer: Mapped[str | None] = mapped_column(sa.String(5))  # the colour offering a draw
+    reaction: Mapped[dict | None] = mapped_column(sa.JSON)  # the last preset reaction: {"color", "id", "n"}
+    reacted_at: Mapped[datetime | None]
+    black_seen_at: Mapped[datetime | None]
+    white_seen_at: Mapped[datetime | None]
+    away_seconds: Mapped[int] = mapped_column(default=120)
+    away_outcome: Mapped[str] = mapped_column(sa.String(8), default="adjourn")
+    result: Mapped[str | None] = mapped_column(sa.String(20))
+    winner: Mapped[str | None] = mapped_column(sa.String(5))
+    end_reason: Mapped[str | None] = mapped_column(sa.String(12))  # captures | resign | count | settled | draw | abandoned | passes
+    black_record_id: Mapped[int | None] = mapped_column(sa.ForeignKey("played_game.id", ondelete="SET NULL"))
+    white_record_id: Mapped[int | None] = mapped_column(sa.ForeignKey("played_game.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None]
+
+    __table_args__ = (
+        sa.CheckConstraint("kind in ('capture', 'full')", name="kind"),
+        sa.CheckConstraint("state in ('playing', 'counting', 'disputed', 'adjourned', 'finished')", name="state"),
+        sa.CheckConstraint("black_id <> white_id", name="two_players"),
+        NEVER_REUSE_IDS,
+    )
+
+    handicap = 0  # classmates play even games (the record's replay asks)
+
+    def color_of(self, kid_id: int) -> str | None:
+        return "black" if kid_id == self.black_id else "white" if kid_id == self.white_id else None
+
+
+INVITATION_STATES = ("pending", "accepted", "declined", "withdrawn")
+
+
+class LiveInvitation(db.Model):
+    """A child's invitation to a classmate in the play room; answered once (a conditional update decides between an
+    accept and a withdrawal arriving together)."""
+
+    __tablename__ = "live_invitation"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(sa.ForeignKey("kid_group.id", ondelete="CASCADE"), index=True)
+    from_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
+    to_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(sa.String(10))
+    size: Mapped[int]
+    capture_goal: Mapped[int | None]
+    state: Mapped[str] = mapped_column(sa.String(10), default="pending", index=True)
+    game_id: Mapped[int | None] = mapped_column(sa.ForeignKey("live_game.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    answered_at: Mapped[datetime | None]
+
+    __table_args__ = (
+        sa.CheckConstraint("state in ('pending', 'accepted', 'declined', 'withdrawn')", name="state"),
+        NEVER_REUSE_IDS,
+    )

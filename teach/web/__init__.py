@@ -165,7 +165,8 @@ def register_extensions(app: Flask) -> None:
         if request.is_json or request.accept_mimetypes.best == "application/json":
             return jsonify(result="signed-out", message=gettext("Please sign in again."),
                            login=url_for("main.home")), 401
-        kids_page = request.path.startswith(("/learn", "/practice", "/play", "/games"))
+        kids_page = request.path.startswith(("/learn", "/practice", "/play", "/games", "/live", "/room")) \
+            and not request.path.startswith("/room/class/")
         return redirect(url_for("auth.kid_code" if kids_page else "auth.login", next=request.full_path))
 
     @login_manager.user_loader
@@ -194,7 +195,7 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from teach.web import auth, games, kid, main, parent, play, practice, teacher
+    from teach.web import auth, games, kid, live, main, parent, play, practice, room, teacher
 
     app.register_blueprint(main.bp)
     app.register_blueprint(auth.bp)
@@ -204,6 +205,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(teacher.bp)
     app.register_blueprint(parent.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(room.bp)
+    app.register_blueprint(live.bp)
 
 
 def register_errorhandlers(app: Flask) -> None:

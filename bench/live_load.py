@@ -1,0 +1,430 @@
+"""Live games between classmates under a whole school's load, served the way the README deploys them: two app
+instances (gunicorn, sync workers) on one PostgreSQL and one Redis, no sticky sessions.
+
+A thousand children in 500 live games (9x9): Black's page talks to instance A, White's to instance B. Every page
+does what ``static/room.js`` does — asks ``/live/<id>/state`` with the ETag it holds (every 0.75 s while it waits
+for the opponent's move, every 3 s when it is its own turn, and without the ETag every 10 s) — and every 5 s each
+game's player to move taps a move (100 moves/s over the school), each game's taps spread evenly over the 5 s.
+
+Measured, per phase:
+- **idle**: nobody moves; what the 1,000 waiting pages cost: requests/s (304s and 200s), the CPU of the app
+  workers, PostgreSQL and Redis;
+- **moves**: the time from a child's tap (the POST leaving the device) to the move showing on the opponent's
+  page (the first answer of the opponent's page that has it), p50/p95/p99; requests/s and CPU as above;
+- the same two phases against a **bare endpoint** (a Flask app with one conditional GET and one POST over Redis,
+  no database, no sign-in) on the same gunicorn setup, for the floor.
+At the end every game's record is read from the database and checked against the moves that were answered 200:
+none lost, none doubled, ``ply`` equal to their number.
+
+The pages sign in by a session cookie made here with the app's secret (as the sign-in would have made it), so
+the run measures the live game, not a thousand picture-password hashes.
+
+    .venv/bin/python bench/live_load.py                        # 1,000 children, 60 s of moves
+    .venv/bin/python bench/live_load.py --kids 200 --moves 20 --idle 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from web_load import cpu_by_program, free_port, percentile  # noqa: E402
+
+PG_ADMIN = "postgresql://127.0.0.1:5432/postgres"
+PG_DB = "teach_bench_live"
+SECRET = "bench-live-secret"
+CLASS_SIZE = 25
+POLL_WAITING, POLL_IDLE, HEARTBEAT = 0.75, 3.0, 15.0  # as the pages do (teach/web/live.py)
+# moves that never capture: Black fills rows 3 and 2, White rows 7 and 8 (36 moves)
+COLUMNS = "ABCDEFGHJ"
+SEQUENCE = [p for pair in zip([f"{c}3" for c in COLUMNS] + [f"{c}2" for c in COLUMNS],
+                              [f"{c}7" for c in COLUMNS] + [f"{c}8" for c in COLUMNS]) for p in pair]
+
+BARE_APP = textwrap.dedent('''
+    """The floor: one conditional GET and one POST over Redis, no database, no sign-in."""
+    import os
+    import redis
+    from flask import Flask, jsonify, make_response, request
+
+    app = Flask(__name__)
+    r = redis.Redis.from_url(os.environ["BARE_REDIS_URL"])
+
+    @app.get("/live/<int:game_id>/state")
+    def state(game_id):
+        version = r.get(f"bare:{game_id}") or b"0"
+        tag = '"' + version.decode() + '"'
+        if request.headers.get("If-None-Match") == tag:
+            return make_response("", 304)
+        response = jsonify(ply=int(version), poll=750)
+        response.headers["ETag"] = tag
+        return response
+
+    @app.post("/live/<int:game_id>/move")
+    def move(game_id):
+        version = r.incr(f"bare:{game_id}")
+        response = jsonify(result="ok", ply=int(version), poll=750)
+        response.headers["ETag"] = '"' + str(version) + '"'
+        return response
+''')
+
+
+# ====================================================================== the school
+def fresh_database() -> str:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {PG_DB} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {PG_DB}")
+    return f"postgresql://127.0.0.1:5432/{PG_DB}"
+
+
+def populate(url: str, kids: int) -> tuple[list[dict], list[dict]]:
+    """Migrate; insert the classes, the children and their games; make each child's session cookie and CSRF
+    token as the app would. Returns (games, pages)."""
+    import sqlalchemy as sa
+    from flask_migrate import upgrade
+    from itsdangerous import URLSafeTimedSerializer
+
+    from teach.models import Group, LiveGame, Membership, User, new_code, utcnow
+    from teach.web import _database_url, create_app
+    from teach.web.extensions import db
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": _database_url(url), "SECRET_KEY": SECRET})
+    with app.app_context():
+        upgrade()
+        classes = (kids + CLASS_SIZE - 1) // CLASS_SIZE
+        codes = list({new_code() for _ in range(classes * 2)})[:classes]
+        db.session.execute(sa.insert(Group), [{"kind": "class", "name": f"Live class {i + 1}", "code": c}
+                                              for i, c in enumerate(codes)])
+        group_of = dict(db.session.execute(sa.select(Group.code, Group.id)).all())
+        db.session.execute(sa.insert(User), [{"role": "kid", "name": f"kid{i:04d}", "avatar": "panda"}
+                                             for i in range(kids)])
+        users = {name: (uid, secret) for name, uid, secret in db.session.execute(
+            sa.select(User.name, User.id, User.session_secret).where(User.name.like("kid%")))}
+        db.session.execute(sa.insert(Membership), [
+            {"group_id": group_of[codes[i // CLASS_SIZE]], "user_id": users[f"kid{i:04d}"][0], "role": "kid"}
+            for i in range(kids)])
+        now = utcnow()
+        db.session.execute(sa.insert(LiveGame), [
+            {"group_id": group_of[codes[i // CLASS_SIZE]], "black_id": users[f"kid{i:04d}"][0],
+             "white_id": users[f"kid{i + 1:04d}"][0], "kind": "full", "size": 9, "komi": 7.5, "moves": [], "ply": 0,
+             "version": 1, "state": "playing", "dead": [], "agreed": [], "away_seconds": 3600,
+             "away_outcome": "adjourn", "black_seen_at": now, "white_seen_at": now}
+            for i in range(0, kids - 1, 2)])
+        db.session.commit()
+        rows = db.session.execute(sa.select(LiveGame.id, LiveGame.black_id, LiveGame.white_id)
+                                  .order_by(LiveGame.id)).all()
+        sessions = app.session_interface.get_signing_serializer(app)
+        tokens = URLSafeTimedSerializer(app.secret_key, salt="wtf-csrf-token")
+        by_id = {uid: secret for uid, secret in users.values()}
+        games, pages = [], []
+        for game_id, black, white in rows:
+            games.append({"id": game_id, "black": len(pages), "white": len(pages) + 1})
+            for color, kid_id in (("black", black), ("white", white)):
+                raw = hashlib.sha1(os.urandom(32)).hexdigest()
+                cookie = sessions.dumps({"_user_id": f"{kid_id}:{by_id[kid_id]}", "_fresh": True, "csrf_token": raw})
+                pages.append({"game": game_id, "color": color, "cookie": cookie, "csrf": tokens.dumps(raw),
+                              "instance": 0 if color == "black" else 1})
+        db.session.remove()
+        db.engine.dispose()
+    return games, pages
+
+
+def records(url: str) -> dict[int, tuple[list, int]]:
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+    with engine.connect() as conn:
+        out = {gid: (moves, ply) for gid, moves, ply in conn.execute(sa.text("SELECT id, moves, ply FROM live_game"))}
+    engine.dispose()
+    return out
+
+
+# ====================================================================== the servers
+class Instance:
+    def __init__(self, spec: str, workers: int, env: dict, cwd: Path = ROOT) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", str(workers), "-b",
+                                      f"127.0.0.1:{self.port}", "--log-level", "warning", "--chdir", str(cwd),
+                                      "--control-socket", f"/tmp/live-bench-{self.port}.ctl", spec],
+                                     env={**os.environ, "PYTHONPATH": str(ROOT), **env}, cwd=cwd,
+                                     start_new_session=True)
+
+    def wait(self) -> None:
+        import socket
+
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("gunicorn exited")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("gunicorn did not start")
+
+    def cpu(self) -> float:
+        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.proc.pid)], capture_output=True, text=True)
+        total = 0
+        for pid in out.stdout.split():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+
+# ====================================================================== the pages and the taps
+class School:
+    def __init__(self, games, pages, urls, bare: bool) -> None:
+        self.games, self.pages, self.urls, self.bare = games, pages, urls, bare
+        self.counts = {"304": 0, "200": 0, "other": 0, "errors": 0}
+        self.taps: dict[tuple[int, int], tuple[float, str]] = {}  # (game, ply after the move) -> (time, colour)
+        self.latencies: list[float] = []
+        self.moves_ok: dict[int, list[str]] = {g["id"]: [] for g in games}
+        self.refused = 0
+        self.moved_unseen = 0
+        self.stop = False
+        for p in pages:
+            p.update(etag=None, heartbeat=0.0, seen=0, poll=POLL_IDLE)
+
+    def headers(self, page, post=False) -> dict:
+        h = {"Accept": "application/json"}
+        if not self.bare:
+            h["Cookie"] = f"session={page['cookie']}"
+            if post:
+                h["X-CSRFToken"] = page["csrf"]
+        return h
+
+    async def page_loop(self, session, page) -> None:
+        url = f"{self.urls[page['instance']]}/live/{page['game']}/state"
+        await asyncio.sleep(random.random() * 10)  # a school's pages open over some seconds, not at once
+        while not self.stop:
+            headers = self.headers(page)
+            now = time.monotonic()
+            if page["etag"] and now - page["heartbeat"] < HEARTBEAT:
+                headers["If-None-Match"] = page["etag"]
+            else:
+                page["heartbeat"] = now
+            try:
+                async with session.get(url, headers=headers) as r:
+                    if r.status == 304:
+                        self.counts["304"] += 1
+                    elif r.status == 200:
+                        data = await r.json()
+                        self.counts["200"] += 1
+                        page["etag"] = r.headers.get("ETag")
+                        self.saw(page, data["ply"], time.monotonic())
+                        page["poll"] = data.get("poll", 750) / 1000
+                    else:
+                        self.counts["other"] += 1
+            except Exception:  # noqa: BLE001 — counted: a page that lost its answer asks again
+                self.counts["errors"] += 1
+            await asyncio.sleep(page["poll"])
+
+    def saw(self, page, ply: int, when: float) -> None:
+        for p in range(page["seen"] + 1, ply + 1):
+            tap = self.taps.get((page["game"], p))
+            if tap and tap[1] != page["color"]:
+                self.latencies.append(when - tap[0])
+        page["seen"] = max(page["seen"], ply)
+
+    async def tap(self, session, game) -> None:
+        ply = len(self.moves_ok[game["id"]])
+        if ply >= len(SEQUENCE):
+            return
+        mover = self.pages[game["black"] if ply % 2 == 0 else game["white"]]
+        if mover["seen"] < ply:
+            self.moved_unseen += 1  # its page had not yet shown the opponent's last move (it knows the ply)
+        point = SEQUENCE[ply]
+        url = f"{self.urls[mover['instance']]}/live/{game['id']}/move"
+        start = time.monotonic()
+        self.taps[(game["id"], ply + 1)] = (start, mover["color"])
+        try:
+            async with session.post(url, json={"move": point, "ply": ply}, headers=self.headers(mover, True)) as r:
+                data = await r.json(content_type=None)
+                if r.status == 200:
+                    self.moves_ok[game["id"]].append(point)
+                    mover["etag"] = r.headers.get("ETag")
+                    mover["seen"] = max(mover["seen"], data["ply"])
+                    mover["poll"] = data.get("poll", 750) / 1000
+                else:
+                    self.refused += 1
+                    del self.taps[(game["id"], ply + 1)]
+        except Exception:  # noqa: BLE001
+            self.counts["errors"] += 1
+            self.taps.pop((game["id"], ply + 1), None)
+
+    async def movers(self, session, seconds: float, interval: float) -> None:
+        start = time.monotonic()
+        offsets = {g["id"]: i * interval / len(self.games) for i, g in enumerate(self.games)}
+        pending = set()
+        rounds = int(seconds / interval)
+        for k in range(rounds):
+            for g in self.games:
+                due = start + k * interval + offsets[g["id"]]
+                delay = due - time.monotonic()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                t = asyncio.ensure_future(self.tap(session, g))
+                pending.add(t)
+                t.add_done_callback(pending.discard)
+        if pending:
+            await asyncio.wait(pending)
+
+
+async def run_school(games, pages, urls, instances, args, bare: bool) -> dict:
+    import aiohttp
+
+    school = School(games, pages, urls, bare)
+    connector = aiohttp.TCPConnector(limit=600, force_close=True)
+    timeout = aiohttp.ClientTimeout(total=30)
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout,
+                                     cookie_jar=aiohttp.DummyCookieJar()) as session:
+        loops = [asyncio.ensure_future(school.page_loop(session, p)) for p in pages]
+        await asyncio.sleep(HEARTBEAT + 10)  # every page has its first answer and settles into its rhythm
+        phases = {}
+        for name, seconds in (("idle", args.idle), ("moves", args.moves)):
+            before = measure(instances)
+            counts = dict(school.counts)
+            lat_from = len(school.latencies)
+            t0 = time.monotonic()
+            if name == "idle":
+                await asyncio.sleep(seconds)
+            else:
+                await school.movers(session, seconds, args.interval)
+                await asyncio.sleep(2.5)  # the last taps reach the other pages
+            elapsed = time.monotonic() - t0
+            after = measure(instances)
+            done = {k: school.counts[k] - counts[k] for k in counts}
+            phases[name] = {"seconds": elapsed, "requests": done,
+                            "latencies": sorted(school.latencies[lat_from:]),
+                            "cpu": {k: after[k] - before[k] for k in after}}
+        school.stop = True
+        await asyncio.gather(*loops, return_exceptions=True)
+    taps_made = sum(len(v) for v in school.moves_ok.values())
+    return {"phases": phases, "moves_ok": school.moves_ok, "taps": taps_made, "refused": school.refused,
+            "moved_unseen": school.moved_unseen, "seen": len(school.latencies)}
+
+
+def measure(instances) -> dict:
+    programs = cpu_by_program()
+    return {"app": sum(i.cpu() for i in instances), "postgres": programs.get("postgres", 0.0),
+            "redis": programs.get("redis-server", 0.0), "generator": sum(os.times()[:2])}
+
+
+# ====================================================================== the run
+def table(results: dict, kids: int) -> str:
+    lines = ["| endpoint | phase | req/s | 304 / 200 / other / errors | tap→seen p50 / p95 / p99 ms | moves seen | "
+             "app CPU (cores) | app CPU ms/req | PostgreSQL CPU | Redis CPU | generator CPU |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for endpoint, res in results.items():
+        for name, ph in res["phases"].items():
+            req = ph["requests"]
+            n = req["304"] + req["200"] + req["other"]
+            secs = ph["seconds"]
+            lat = ph["latencies"]
+            lat_text = " / ".join(f"{percentile(lat, q) * 1000:.0f}" for q in (50, 95, 99)) if lat else "–"
+            posts = res["taps"] if name == "moves" else 0
+            cpu = ph["cpu"]
+            per = cpu["app"] / max(1, n + posts) * 1000
+            lines.append(f"| {endpoint} | {name} | {(n + posts) / secs:.0f} | {req['304']} / {req['200']} / "
+                         f"{req['other']} / {req['errors']} | {lat_text} | {len(lat) if name == 'moves' else '–'} | "
+                         f"{cpu['app'] / secs:.2f} | {per:.2f} | {cpu['postgres'] / secs:.2f} | "
+                         f"{cpu['redis'] / secs:.2f} | {cpu['generator'] / secs:.2f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--kids", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers per instance")
+    parser.add_argument("--idle", type=float, default=30.0, help="seconds of waiting pages, nobody moving")
+    parser.add_argument("--moves", type=float, default=60.0, help="seconds of moves")
+    parser.add_argument("--interval", type=float, default=5.0, help="seconds between two moves of one game")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/5")
+    parser.add_argument("--skip-bare", action="store_true")
+    args = parser.parse_args()
+    import redis
+
+    redis.Redis.from_url(args.redis).flushdb()
+    url = fresh_database()
+    games, pages = populate(url, args.kids)
+    env = {"DATABASE_URL": url, "TEACH_SECRET_KEY": SECRET, "REDIS_URL": args.redis, "TEACH_LIVE_REDIS_URL": args.redis,
+           "TEACH_REVIEW_RUNNER": "false", "TEACH_PROOF_RUNNER": "false"}
+    results = {}
+    instances = [Instance("teach.web:create_app()", args.workers, env) for _ in range(2)]
+    try:
+        for i in instances:
+            i.wait()
+        results["live game (teach)"] = asyncio.run(run_school(games, pages, [i.url for i in instances], instances,
+                                                              args, bare=False))
+    finally:
+        for i in instances:
+            i.stop()
+    stored = records(url)
+    out_of_order = missing = unanswered = wrong_ply = 0
+    for game_id, answered in results["live game (teach)"]["moves_ok"].items():
+        moves, ply = stored[game_id]
+        if moves != SEQUENCE[:len(moves)]:
+            out_of_order += 1  # a move played twice, or out of its turn
+        missing += len([m for m in answered if m not in moves])  # answered 200 but not in the record: lost
+        unanswered += max(0, len(moves) - len(answered))  # in the record, but its answer never came (timeout)
+        if ply != len(moves):
+            wrong_ply += 1
+    if not args.skip_bare:
+        redis.Redis.from_url(args.redis).flushdb()
+        folder = Path(tempfile.mkdtemp(prefix="live-bare-"))
+        (folder / "bare_live.py").write_text(BARE_APP)
+        bare = [Instance("bare_live:app", args.workers, {"BARE_REDIS_URL": args.redis}, cwd=folder) for _ in range(2)]
+        try:
+            for i in bare:
+                i.wait()
+            for p in pages:
+                p["etag"] = None
+            results["bare endpoint"] = asyncio.run(run_school(games, pages, [i.url for i in bare], bare, args,
+                                                              bare=True))
+        finally:
+            for i in bare:
+                i.stop()
+        redis.Redis.from_url(args.redis).flushdb()
+    print(f"{args.kids} children in {len(games)} games, two instances × {args.workers} gunicorn sync workers, "
+          f"PostgreSQL + Redis, one move per game every {args.interval:g} s")
+    print(table(results, args.kids))
+    res = results["live game (teach)"]
+    print(f"\nrecords: {len(stored)} games checked, {res['taps']} moves answered 200, {res['refused']} refused (409), "
+          f"{missing} answered but lost, {out_of_order} games with a move doubled or out of turn, {wrong_ply} with a "
+          f"wrong ply; {unanswered} moves played whose answer did not reach the device (client timeout); "
+          f"{res['taps'] - res['seen']} answered moves never seen by the opponent's page; "
+          f"{res['moved_unseen']} taps by a page that had not shown the last move yet")
+
+
+if __name__ == "__main__":
+    main()

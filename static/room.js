@@ -1,0 +1,312 @@
+// The class play room, a live game between two children, and the teacher's live view. Pages learn of changes by
+// asking again with the ETag of what they show (a 304 costs the server almost nothing); every tap goes to the
+// server, which answers with the game on record, so the page only ever draws what the record says.
+(function () {
+  "use strict";
+  var S = window.TeachStones;
+  var words = document.getElementById("words");
+  function word(name) { return words ? (words.dataset[name] || "") : ""; }
+
+  function getJSON(url, etag) {
+    var headers = {"Accept": "application/json"};
+    if (etag) headers["If-None-Match"] = etag;
+    return fetch(url, {credentials: "same-origin", headers: headers, cache: "no-store"}).then(function (r) {
+      if (r.status === 304) return {status: 304, etag: etag, data: null};
+      return r.json().then(function (d) { return {status: r.status, etag: r.headers.get("ETag"), data: d}; });
+    });
+  }
+  function postJSON(url, body) {
+    var csrf = document.querySelector("meta[name=csrf-token]").content;
+    return fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRFToken": csrf, "Accept": "application/json"},
+      body: JSON.stringify(body || {})
+    }).then(function (r) {
+      return r.json().catch(function () { return {result: "error", message: word("offline")}; })
+        .then(function (d) { d._etag = r.headers.get("ETag"); return d; });
+    });
+  }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  var roomRoot = document.getElementById("play-room");
+  var gameRoot = document.getElementById("live-game");
+  var liveRoot = document.getElementById("live-boards");
+  if (roomRoot) roomPage(roomRoot);
+  if (gameRoot) gamePage(gameRoot);
+  if (liveRoot) liveView(liveRoot);
+
+  // ---------------------------------------------------------------- the room
+  function roomPage(root) {
+    var feedback = document.getElementById("feedback");
+    var poll = parseInt(root.dataset.poll, 10) || 2500;
+    var leaving = false;
+    function say(m) { feedback.textContent = m || ""; }
+    function chosenGame() {
+      var c = document.querySelector("#room-choice input[name=game]:checked");
+      return c ? c.value : "";
+    }
+    function button(text, cls, onClick) {
+      var b = el("button", "button " + (cls || ""), text);
+      b.type = "button";
+      b.addEventListener("click", onClick);
+      return b;
+    }
+    function act(url) {
+      postJSON(url, {}).then(function (d) {
+        say(d.message);
+        if (d.game) { leaving = true; window.location = d.game; } else refresh();
+      }).catch(function () { say(word("offline")); });
+    }
+    function show(d) {
+      if (d.game && !leaving) { leaving = true; window.location = d.game; return; }
+      var list = document.getElementById("classmates"), canInvite = list.dataset.canInvite === "1";
+      list.textContent = "";
+      d.here.forEach(function (k) {
+        var li = el("li", "classmate" + (k.busy ? " busy" : ""));
+        li.appendChild(el("span", "kid-pic", k.glyph));
+        li.appendChild(el("span", "kid-name", k.name));
+        if (k.busy) li.appendChild(el("span", "kid-busy", word("playing")));
+        else if (canInvite) li.appendChild(button("💌 " + word("invite"), "invite", function () {
+          postJSON(root.dataset.inviteUrl, {to: k.id, game: chosenGame()}).then(function (r) { say(r.message); refresh(); })
+            .catch(function () { say(word("offline")); });
+        }));
+        list.appendChild(li);
+      });
+      document.getElementById("empty-room").hidden = d.here.length > 0;
+      var inv = document.getElementById("invitation-list");
+      inv.textContent = "";
+      d.invitations.forEach(function (i) {
+        var li = el("li", "invitation");
+        li.appendChild(el("span", "kid-pic", i.glyph));
+        li.appendChild(el("span", "kid-name", i.name));
+        li.appendChild(el("span", "invitation-game", i.game));
+        li.appendChild(button("✔ " + word("accept"), "big-button accept", function () { act(i.accept); }));
+        li.appendChild(button("✖ " + word("decline"), "keep decline", function () { act(i.decline); }));
+        inv.appendChild(li);
+      });
+      document.getElementById("invitations").hidden = d.invitations.length === 0;
+      var sent = document.getElementById("sent-list");
+      sent.textContent = "";
+      d.sent.forEach(function (i) {
+        var li = el("li", "sent");
+        li.appendChild(el("span", "kid-pic", i.glyph));
+        li.appendChild(el("span", "kid-name", i.name + " · " + i.game));
+        li.appendChild(button("↩ " + word("withdraw"), "keep withdraw", function () { act(i.withdraw); }));
+        sent.appendChild(li);
+      });
+      document.getElementById("sent").hidden = d.sent.length === 0;
+      var resting = document.getElementById("resting-list");
+      resting.textContent = "";
+      d.resting.forEach(function (r) {
+        var li = el("li"), a = el("a", "button", "▶ " + word("resume") + " · " + r.game);
+        a.href = r.url;
+        li.appendChild(a);
+        resting.appendChild(li);
+      });
+      document.getElementById("resting").hidden = d.resting.length === 0;
+    }
+    var timer = null;
+    function refresh() {
+      clearTimeout(timer);
+      getJSON(root.dataset.stateUrl).then(function (r) {
+        if (r.data && r.data.result === "signed-out") { window.location = r.data.login; return; }
+        if (r.data) show(r.data);
+        timer = setTimeout(refresh, poll);
+      }).catch(function () { say(word("offline")); timer = setTimeout(refresh, poll * 2); });
+    }
+    refresh();
+  }
+
+  // ---------------------------------------------------------------- a live game
+  function gamePage(root) {
+    var you = root.dataset.you, teacher = root.dataset.teacher === "1";
+    var version = parseInt(root.dataset.version, 10), ply = parseInt(root.dataset.ply, 10);
+    var state = root.dataset.state, toMove = null, dead = [], etag = null, busy = false;
+    var lastHeartbeat = 0, heartbeat = 10000, pollMs = 1000, timer = null, reactionSeen = null, stateShown = state;
+    var wrap = document.getElementById("board-wrap"), feedback = document.getElementById("feedback");
+    function board() { return wrap.querySelector("svg.board"); }
+    function say(m, good) {
+      feedback.textContent = m || "";
+      feedback.className = "feedback speak " + (good === false ? "bad" : "");
+    }
+    function hide(id, hidden) { var e = document.getElementById(id); if (e) e.hidden = hidden; }
+
+    function show(d) {
+      if (!d || typeof d.version !== "number") return;
+      if (d.version < version) return;  // an answer overtaken by a newer one
+      version = d.version; ply = d.ply; state = d.state; toMove = d.to_move; dead = d.dead || [];
+      root.dataset.version = version; root.dataset.ply = ply; root.dataset.state = state;
+      pollMs = d.poll || pollMs; heartbeat = d.heartbeat || heartbeat;
+      if (d.count_board) { wrap.innerHTML = d.count_board; }
+      else if (board()) S.setRows(board(), d.rows, d.last);
+      var svg = board();
+      if (svg) svg.classList.toggle("playable", (state === "playing" && !!you) ||
+                                     (state === "counting" && !!you) || (state === "disputed" && teacher));
+      stateShown = state;
+      root.querySelectorAll(".player").forEach(function (p) {
+        var c = p.dataset.color;
+        p.classList.toggle("now", state === "playing" && c === d.to_move);
+        p.classList.toggle("won", state === "finished" && c === d.winner);
+        var n = d.captures[c];
+        p.querySelectorAll(".catch").forEach(function (x, i) { x.classList.toggle("got", i < n); });
+        var count = p.querySelector(".caught-count");
+        if (count) count.textContent = n;
+      });
+      hide("turn", state !== "playing");
+      document.getElementById("turn-stone").className = "turn-stone " + d.to_move;
+      document.getElementById("turn-text").textContent = d.turn || "";
+      var notice = document.getElementById("notice");
+      notice.textContent = d.notice || ""; notice.hidden = !d.notice;
+      var away = document.getElementById("away");
+      if (d.away) {
+        away.textContent = word(d.away.outcome === "abandon" ? "awayAbandon" : "awayAdjourn")
+          .split("{name}").join(d.players[d.away.color].name).split("{seconds}").join(d.away.seconds_left);
+        away.hidden = false;
+      } else away.hidden = true;
+      hide("play-actions", state !== "playing");
+      hide("reactions", state === "finished");
+      hide("resume-box", state !== "adjourned" || !(you || teacher));
+      hide("draw-offered", !(state === "playing" && d.draw_offer && d.draw_offer !== you));
+      var offer = document.getElementById("offer-draw");
+      if (offer) offer.disabled = !!d.draw_offer;
+      if (d.draw_offer === you && state === "playing") say(word("offered"));
+      hide("count-panel", !(state === "counting" || state === "disputed"));
+      if (d.points !== undefined) {
+        document.getElementById("points").textContent = d.points;
+        document.getElementById("referee").textContent = d.referee;
+        document.getElementById("kid-line").textContent = d.kid_line;
+        document.getElementById("agreed").textContent = (d.agreed && d.agreed.length) ?
+          word("agreed") + " " + d.agreed.map(function (c) { return d.players[c].name; }).join(", ") : "";
+        var agree = document.getElementById("agree");
+        if (agree) agree.disabled = state !== "counting" || (d.agreed || []).indexOf(you) >= 0;
+        var disputeButton = document.getElementById("dispute");
+        if (disputeButton) disputeButton.disabled = state !== "counting";
+      }
+      if (d.reaction && d.reaction.n !== reactionSeen) {
+        if (reactionSeen !== null) {
+          var card = root.querySelector(".player[data-color=" + d.reaction.color + "] .reaction-bubble");
+          if (card) { card.textContent = d.reaction.text; card.classList.add("on");
+            setTimeout(function () { card.classList.remove("on"); }, 3000); }
+        }
+        reactionSeen = d.reaction.n;
+      } else if (!d.reaction && reactionSeen === null) reactionSeen = 0;
+      if (d.banner) {
+        var b = d.banner, banner = document.getElementById("banner");
+        banner.className = "banner card " + b.mood;
+        document.getElementById("banner-glyph").textContent = b.glyph;
+        document.getElementById("banner-title").textContent = b.title;
+        document.getElementById("banner-reason").textContent = b.reason;
+        document.getElementById("banner-result").textContent = b.result || "";
+        document.getElementById("banner-referee").textContent = b.referee || "";
+        if (d.review) { var link = document.getElementById("review-link"); link.href = d.review; link.hidden = false; }
+        if (d.milestones && d.milestones.length) {
+          var won = document.getElementById("stickers-won");
+          won.textContent = "";
+          d.milestones.forEach(function (m) { won.appendChild(el("span", "sticker-won", m.glyph + " " + m.name)); });
+          won.hidden = false;
+        }
+        banner.hidden = false;
+      }
+    }
+    function answered(d) {
+      busy = false;
+      if (d.result === "signed-out") { say(d.message, false); setTimeout(function () { window.location = d.login; }, 2000); return; }
+      if (d._etag) etag = d._etag;
+      if (d.result === "illegal" || d.result === "error") { say(d.message, false); return; }
+      say(d.message || "");
+      show(d);
+      schedule(0);
+    }
+    function send(url, body) {
+      if (busy) return;
+      busy = true;
+      postJSON(url, body).then(answered).catch(function () { busy = false; say(word("offline"), false); });
+    }
+    function tap(pt) {
+      var p = pt.dataset.point;
+      if (state === "playing" && you && toMove === you) send(root.dataset.moveUrl, {move: p, ply: ply});
+      else if ((state === "counting" && you) || (state === "disputed" && teacher))
+        send(root.dataset.countUrl, {point: p, version: version});
+    }
+    wrap.addEventListener("click", function (e) {
+      var pt = e.target.closest("g.pt");
+      if (pt && board() && board().classList.contains("playable")) tap(pt);
+    });
+    wrap.addEventListener("keydown", function (e) {
+      var pt = e.target.closest("g.pt");
+      if (pt && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); tap(pt); }
+    });
+    function on(id, f) { var b = document.getElementById(id); if (b) b.addEventListener("click", f); }
+    on("pass", function () { if (toMove === you) send(root.dataset.moveUrl, {move: "pass", ply: ply}); });
+    on("resign", function () { hide("resign-confirm", false); });
+    on("resign-no", function () { hide("resign-confirm", true); });
+    on("resign-yes", function () { hide("resign-confirm", true); send(root.dataset.resignUrl, {}); });
+    on("offer-draw", function () { send(root.dataset.drawUrl, {action: "offer"}); });
+    on("draw-yes", function () { send(root.dataset.drawUrl, {action: "accept"}); });
+    on("draw-no", function () { send(root.dataset.drawUrl, {action: "decline"}); });
+    on("agree", function () { send(root.dataset.agreeUrl, {dead: dead}); });
+    on("dispute", function () { send(root.dataset.disputeUrl, {}); });
+    on("settle", function () { send(root.dataset.settleUrl, {version: version}); });
+    on("resume", function () { send(root.dataset.resumeUrl, {}); });
+    root.querySelectorAll("button.reaction").forEach(function (b) {
+      b.addEventListener("click", function () { send(root.dataset.reactUrl, {reaction: b.dataset.reaction}); });
+    });
+
+    function ask() {
+      var now = Date.now(), tag = etag;
+      if (now - lastHeartbeat >= heartbeat) { tag = null; lastHeartbeat = now; }
+      getJSON(root.dataset.stateUrl, tag).then(function (r) {
+        if (r.data && r.data.result === "signed-out") { window.location = r.data.login; return; }
+        if (r.etag) etag = r.etag;
+        if (r.data && r.status === 200) show(r.data);
+        if (feedback.textContent === word("offline")) say("");
+        schedule(state === "finished" ? -1 : pollMs);
+      }).catch(function () { say(word("offline"), false); schedule(2000); });
+    }
+    function schedule(ms) {
+      clearTimeout(timer);
+      if (ms >= 0) timer = setTimeout(ask, ms);
+    }
+    ask();
+  }
+
+  // ---------------------------------------------------------------- the teacher's live view
+  function liveView(root) {
+    var etag = null;
+    function ask() {
+      getJSON(root.dataset.url, etag).then(function (r) {
+        if (r.etag) etag = r.etag;
+        if (r.data) {
+          var cards = root.querySelectorAll(".live-card");
+          var ids = Array.prototype.map.call(cards, function (c) { return c.dataset.game; }).join(",");
+          if (ids !== r.data.games.map(function (gm) { return String(gm.id); }).join(",")) {
+            window.location.reload(); return;
+          }
+          r.data.games.forEach(function (gm) {
+            var card = root.querySelector(".live-card[data-game='" + gm.id + "']");
+            var svg = card.querySelector("svg.board");
+            if (svg) S.setRows(svg, gm.rows, gm.last, true);
+            card.className = "live-card state-" + gm.state;
+            card.querySelector(".live-state-words").textContent = gm.state_words;
+            card.querySelector(".live-result").textContent = gm.result || "";
+            var reviews = card.querySelector(".live-reviews");
+            if (reviews.children.length !== Object.keys(gm.reviews).length) {
+              reviews.textContent = "";
+              Object.keys(gm.reviews).forEach(function (c) {
+                var a = el("a", "review-link", "🔍 " + gm.names[c]); a.href = gm.reviews[c];
+                reviews.appendChild(a); reviews.appendChild(document.createTextNode(" "));
+              });
+            }
+          });
+        }
+        setTimeout(ask, 2000);
+      }).catch(function () { setTimeout(ask, 4000); });
+    }
+    ask();
+  }
+})();

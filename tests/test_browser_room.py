@@ -1,0 +1,117 @@
+"""The play room and a live game in a real browser (Debian's chromium through Playwright): two children in two
+browser contexts meet in the room, one invites, the other accepts with a tap, they play a capture game to its end
+(each move appearing on the other screen by itself), and the teacher's live view shows the game and its result.
+On a tablet in Chinese and on a phone in English; screenshots go to /tmp/live-shots/ for people to look at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from browser_support import browser, needs_chromium, serving  # noqa: F401  (browser is a fixture)
+from teach.models import Group, LiveGame, PlayRoom, User
+from teach.web.extensions import db
+
+SIZES = {"tablet": {"width": 820, "height": 1180}, "phone": {"width": 390, "height": 844}}
+LOCALES = {"zh": "zh-CN", "en": "en-US"}
+SHOTS = Path("/tmp/live-shots")
+CAPTURE_ONE = ["A6", "A7", "B6", "G1", "B7"]  # White's corner stone A7 is caught
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+def server(demo):
+    with demo.app_context():  # the teacher's room: capture games to one stone, so a game is short
+        gid = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+        db.session.add(PlayRoom(group_id=gid, kinds=["capture-7", "full-9"], capture_goal=1, away_seconds=120,
+                                away_outcome="adjourn"))
+        db.session.commit()
+    with serving(demo) as url:
+        yield url
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def kid_page(browser, server, app, name, pictures, device, lang):
+    context = browser.new_context(viewport=SIZES[device], locale=LOCALES[lang], has_touch=True)
+    page = context.new_page()
+    with app.app_context():
+        kid_id = db.session.scalar(sa.select(User.id).where(User.name == name))
+    page.goto(f"{server}/kids/CAT234/{kid_id}")
+    for picture in pictures:
+        page.click(f"button[data-picture={picture}]")
+    page.wait_for_url("**/learn/")
+    page.click("a.nav-room")
+    page.wait_for_url("**/room/*")
+    return context, page
+
+
+def press(page, device, selector):
+    page.tap(selector) if device == "phone" else page.click(selector)
+
+
+@pytest.mark.parametrize("device, lang", [("tablet", "zh"), ("phone", "en")])
+def test_two_children_play_a_capture_game_in_two_browsers_and_the_teacher_watches(browser, server, demo,
+                                                                                    device, lang):
+    app = demo
+    ming_ctx, ming = kid_page(browser, server, app, "明明", ("cat", "fish", "moon"), device, lang)
+    lily_ctx, lily = kid_page(browser, server, app, "Lily", ("star", "apple", "sun"), device, lang)
+    teacher_ctx = browser.new_context(viewport=SIZES["tablet"], locale=LOCALES[lang])
+    try:
+        ming.wait_for_selector("#classmates li.classmate:has-text('Lily') button.invite")
+        shot(ming, f"room-{device}-{lang}")
+        press(ming, device, "#classmates li.classmate:has-text('Lily') button.invite")
+        lily.wait_for_selector("#invitation-list li.invitation button.accept")
+        shot(lily, f"invited-{device}-{lang}")
+        press(lily, device, "#invitation-list li.invitation button.accept")
+        lily.wait_for_url("**/live/*")
+        ming.wait_for_url("**/live/*", timeout=10000)  # the inviter's room opens the game by itself
+        assert ming.url == lily.url
+        with app.app_context():
+            game = db.session.scalar(sa.select(LiveGame))
+            black_is_ming = game.black_id == db.session.scalar(sa.select(User.id).where(User.name == "明明"))
+        black, white = (ming, lily) if black_is_ming else (lily, ming)
+
+        teacher = teacher_ctx.new_page()
+        teacher.goto(f"{server}/login")
+        teacher.fill("input[name=email]", "teacher@example.com")
+        teacher.fill("input[name=password]", "black-cat-42")
+        teacher.click("main form button.button")
+        teacher.wait_for_url(lambda url: "/login" not in url)
+        with app.app_context():
+            gid = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+        teacher.goto(f"{server}/room/class/{gid}/live")
+        teacher.wait_for_selector(f".live-card[data-game='{game.id}']")
+
+        for ply, point in enumerate(CAPTURE_ONE):
+            mover, other = (black, white) if ply % 2 == 0 else (white, black)
+            mover.wait_for_selector(f"#live-game[data-ply='{ply}'] svg.board.playable")
+            press(mover, device, f"g.pt[data-point={point}]")
+            # the move shows on the other child's screen by itself, within the page's rhythm
+            other.wait_for_selector(f"#live-game[data-ply='{ply + 1}']", timeout=5000)
+            assert other.locator(f"g.pt[data-point={point}]").get_attribute("class").split()[1] in ("black", "white")
+            if ply == 1:
+                press(black, device, "button.reaction[data-reaction=thumbs]")
+                white.wait_for_selector(".player.black .reaction-bubble.on", timeout=5000)
+                shot(white, f"game-reaction-{device}-{lang}")
+        for page in (black, white):
+            page.wait_for_selector("#banner:not([hidden])", timeout=5000)
+        assert "win" in black.locator("#banner").get_attribute("class")
+        assert "lose" in white.locator("#banner").get_attribute("class")
+        assert white.locator("g.pt[data-point=A7]").get_attribute("class").split()[1] == "empty"
+        shot(black, f"game-won-{device}-{lang}")
+        shot(white, f"game-lost-{device}-{lang}")
+        card = teacher.locator(f".live-card[data-game='{game.id}']")
+        card.locator(".live-result", has_text="B+C1").wait_for(timeout=8000)
+        card.locator(".review-link").first.wait_for(timeout=8000)
+        assert card.locator("g.pt[data-point=B7]").get_attribute("class").split()[1] == "black"
+        shot(teacher, f"teacher-live-{lang}")
+    finally:
+        for ctx in (ming_ctx, lily_ctx, teacher_ctx):
+            ctx.close()

@@ -1,0 +1,540 @@
+"""The class play room and live games between classmates, through the routes as the pages call them (CSRF on, a
+real database: SQLite, or PostgreSQL with TEST_DATABASE_URL). The races are real concurrent requests from threads,
+each with its own client, so two requests for one game meet in the database as on two app instances."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+import sqlalchemy as sa
+
+from teach.models import (Group, LiveGame, LiveInvitation, LiveRound, PlayedGame, RoomPresence, StickerAward, User,
+                          utcnow)
+from teach.web.extensions import db
+from teach.web.played import game_of
+
+KIDS = {"明明": ("cat", "fish", "moon"), "Lily": ("star", "apple", "sun"), "小红": ("flower", "tree", "cat"),
+        "Tom": ("moon", "moon", "star")}
+# white's corner stone A7 has A6 and B7 for liberties: Black takes both and catches it
+CAPTURE_ONE = ["A6", "A7", "B6", "G1", "B7"]
+
+
+def kid_client(app, name: str):
+    client = app.test_client()
+    with app.app_context():
+        kid_id = db.session.scalar(sa.select(User.id).where(User.name == name))
+    answer = client.post(f"/kids/CAT234/{kid_id}", data={"pictures": ",".join(KIDS[name])})
+    assert answer.status_code == 302
+    client.kid_id = kid_id
+    return client
+
+
+def teacher_client(app):
+    client = app.test_client()
+    client.post("/login", data={"email": "teacher@example.com", "password": "black-cat-42"})
+    return client
+
+
+def class_id(app) -> int:
+    with app.app_context():
+        return db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+
+
+@pytest.fixture
+def room(demo):
+    """明明 and Lily in the room, the class's id."""
+    app = demo
+    gid = class_id(app)
+    ming, lily = kid_client(app, "明明"), kid_client(app, "Lily")
+    for c in (ming, lily):
+        assert c.get(f"/room/{gid}").status_code == 200
+    return app, gid, ming, lily
+
+
+def start_game(app, gid, inviter, invitee, game="capture-7") -> int:
+    assert inviter.post(f"/room/{gid}/invite", json={"to": invitee.kid_id, "game": game}).get_json()["result"] == "ok"
+    inv = invitee.get(f"/room/{gid}/state").get_json()["invitations"][0]
+    answer = invitee.post(inv["accept"], json={})
+    assert answer.status_code == 200, answer.get_json()
+    url = answer.get_json()["game"]
+    return int(url.rstrip("/").split("/")[-1])
+
+
+def row(app, game_id) -> LiveGame:
+    with app.app_context():
+        r = db.session.get(LiveGame, game_id)
+        db.session.expunge(r)
+        return r
+
+
+def players(app, game_id, a, b):
+    """(black's client, white's client)."""
+    r = row(app, game_id)
+    return (a, b) if r.black_id == a.kid_id else (b, a)
+
+
+def move(client, game_id, point, ply):
+    return client.post(f"/live/{game_id}/move", json={"move": point, "ply": ply})
+
+
+def race(*calls):
+    """Run the calls at the same moment, each in its own thread; their responses' (status, json)."""
+    out = [None] * len(calls)
+    start = threading.Barrier(len(calls))
+
+    def run(i, call):
+        start.wait()
+        r = call()
+        out[i] = (r.status_code, r.get_json())
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out
+
+
+def second_tab(app, client):
+    other = app.test_client()
+    other.set_cookie("session", client.get_cookie("session").value)
+    other.kid_id = client.kid_id
+    return other
+
+
+# ---------------------------------------------------------------------- the room
+def test_the_room_shows_who_is_here_with_first_name_and_avatar_only(room):
+    app, gid, ming, lily = room
+    here = ming.get(f"/room/{gid}/state").get_json()["here"]
+    assert [(k["name"], k["glyph"]) for k in here] == [("Lily", "🐰")]
+    assert set(here[0]) == {"id", "name", "glyph", "busy"}
+    with app.app_context():  # Lily leaves: after a while she is no longer shown
+        db.session.execute(sa.update(RoomPresence).where(RoomPresence.kid_id == lily.kid_id)
+                           .values(seen_at=utcnow() - timedelta(minutes=5)))
+        db.session.commit()
+    assert ming.get(f"/room/{gid}/state").get_json()["here"] == []
+
+
+def test_an_invitation_accepted_by_a_tap_opens_the_same_game_for_both(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    assert ming.get(f"/room/{gid}/state").get_json()["game"] == f"/live/{game_id}"
+    r = row(app, game_id)
+    assert {r.black_id, r.white_id} == {ming.kid_id, lily.kid_id}
+    assert (r.kind, r.size, r.capture_goal, r.state) == ("capture", 7, 3, "playing")
+    assert ming.get(f"/room/{gid}/state").get_json()["here"][0]["busy"] is True
+
+
+def test_a_declined_invitation_is_gone_and_makes_no_game(room):
+    app, gid, ming, lily = room
+    ming.post(f"/room/{gid}/invite", json={"to": lily.kid_id, "game": "capture-7"})
+    inv = lily.get(f"/room/{gid}/state").get_json()["invitations"][0]
+    assert lily.post(inv["decline"], json={}).get_json()["state"] == "declined"
+    assert ming.get(f"/room/{gid}/state").get_json()["sent"] == []
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count(LiveGame.id))) == 0
+
+
+@pytest.mark.parametrize("body", [{"to": "x", "game": "capture-7"}, {"to": 1}, {"to": 1, "game": "capture-7",
+                                                                                  "text": "hi"}, []])
+def test_an_invitation_the_page_never_sends_is_refused(room, body):
+    app, gid, ming, lily = room
+    assert ming.post(f"/room/{gid}/invite", json=body).status_code == 400
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count(LiveInvitation.id))) == 0
+
+
+def test_an_invitation_to_a_game_the_teacher_does_not_allow_or_to_someone_absent_is_refused(room):
+    app, gid, ming, lily = room
+    assert ming.post(f"/room/{gid}/invite", json={"to": lily.kid_id, "game": "full-19"}).status_code == 400
+    assert ming.post(f"/room/{gid}/invite", json={"to": lily.kid_id, "game": "full-13"}).status_code == 400
+    with app.app_context():
+        tom = db.session.scalar(sa.select(User.id).where(User.name == "Tom"))
+    assert ming.post(f"/room/{gid}/invite", json={"to": tom, "game": "capture-7"}).get_json()["result"] == "gone"
+    assert ming.post(f"/room/{gid}/invite", json={"to": ming.kid_id, "game": "capture-7"}).status_code == 409
+
+
+def test_a_kid_of_another_class_cannot_open_the_room_or_answer_its_invitations(room, outsider):
+    app, gid, ming, lily = room
+    zed = app.test_client()
+    zed.post(f"/kids/OTHER2/{outsider}", data={"pictures": "cat,cat,cat"})
+    assert zed.get(f"/room/{gid}").status_code == 404
+    ming.post(f"/room/{gid}/invite", json={"to": lily.kid_id, "game": "capture-7"})
+    inv = lily.get(f"/room/{gid}/state").get_json()["invitations"][0]
+    assert zed.post(inv["accept"], json={}).status_code == 404
+    assert ming.post(inv["accept"], json={}).status_code == 404  # not the one invited
+
+
+def test_a_withdrawn_invitation_accepted_at_the_same_moment_ends_one_way(room):
+    app, gid, ming, lily = room
+    for attempt in range(4):
+        ming.post(f"/room/{gid}/invite", json={"to": lily.kid_id, "game": "capture-7"})
+        inv = lily.get(f"/room/{gid}/state").get_json()["invitations"][0]
+        sent = ming.get(f"/room/{gid}/state").get_json()["sent"][0]
+        answers = race(lambda: lily.post(inv["accept"], json={}),
+                       lambda: ming.post(sent["withdraw"], json={}))
+        codes = sorted(a[0] for a in answers)
+        assert codes == [200, 409], answers
+        with app.app_context():
+            state = db.session.get(LiveInvitation, inv["invitation"]).state
+            games_made = db.session.scalar(sa.select(sa.func.count(LiveGame.id)).where(LiveGame.state == "playing"))
+        loser = next(a[1] for a in answers if a[0] == 409)
+        assert loser["result"] == "stale" and loser["message"]
+        assert (state, games_made) in (("accepted", 1), ("withdrawn", 0))
+        if state == "accepted":  # that game ends, for the next try
+            game_id = db_game_of(app, inv["invitation"])
+            ming.post(f"/live/{game_id}/resign", json={})
+
+
+def db_game_of(app, invitation_id):
+    with app.app_context():
+        return db.session.get(LiveInvitation, invitation_id).game_id
+
+
+# ---------------------------------------------------------------------- a live game
+def test_a_capture_game_played_to_its_end_gives_both_children_their_record_and_stickers(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily, "capture-7")
+    with app.app_context():
+        db.session.execute(sa.update(LiveGame).values(capture_goal=1))  # the first capture ends it
+        db.session.commit()
+    black, white = players(app, game_id, ming, lily)
+    moves = CAPTURE_ONE
+    seen_by_white = None
+    for ply, point in enumerate(moves):
+        mover = black if ply % 2 == 0 else white
+        answer = move(mover, game_id, point, ply)
+        assert answer.status_code == 200, answer.get_json()
+        other = white if mover is black else black
+        seen_by_white = other.get(f"/live/{game_id}/state").get_json()
+        assert seen_by_white["ply"] == ply + 1 and seen_by_white["rows"] == answer.get_json()["rows"]
+    final = black.get(f"/live/{game_id}/state").get_json()
+    assert final["state"] == "finished" and final["game_result"] == "B+C1" and final["winner"] == "black"
+    assert final["banner"]["mood"] == "win"
+    assert white.get(f"/live/{game_id}/state").get_json()["banner"]["mood"] == "lose"
+    r = row(app, game_id)
+    with app.app_context():
+        records = {p.kid_color: p for p in db.session.scalars(sa.select(PlayedGame))}
+        assert set(records) == {"black", "white"}
+        assert records["black"].kid_id == r.black_id and records["black"].moves == moves
+        assert records["black"].opponent == "friend" and records["black"].result == "B+C1"
+        stickers = set(db.session.scalars(sa.select(StickerAward.sticker_id).where(StickerAward.kid_id == r.black_id)))
+        assert "milestone-capture-game" in stickers
+        assert "milestone-capture-game" not in set(db.session.scalars(
+            sa.select(StickerAward.sticker_id).where(StickerAward.kid_id == r.white_id)))
+    assert final["review"] == f"/games/{r.black_record_id}/review"
+    assert black.get(final["review"]).status_code == 200
+
+
+def test_a_move_out_of_turn_is_answered_with_the_game_and_a_child_not_in_the_game_gets_404(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    out_of_turn = move(white, game_id, "D4", 0)
+    assert out_of_turn.status_code == 409 and out_of_turn.get_json()["result"] == "stale"
+    tom = kid_client(app, "Tom")
+    assert move(tom, game_id, "D4", 0).status_code == 404
+    assert tom.get(f"/live/{game_id}").status_code == 404
+    assert tom.get(f"/live/{game_id}/state").status_code == 404
+    assert row(app, game_id).moves == []
+
+
+def test_the_state_answers_304_while_nothing_changed_and_the_etag_is_worth_nothing_to_another_child(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    first = white.get(f"/live/{game_id}/state")
+    tag = first.headers["ETag"]
+    assert white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 304
+    tom = kid_client(app, "Tom")
+    assert tom.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 404
+    move(black, game_id, "D4", 0)
+    after = white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag})
+    assert after.status_code == 200 and after.get_json()["last"] == "D4"
+
+
+def test_two_moves_for_one_game_at_the_same_moment_play_exactly_one(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    black, _white = players(app, game_id, ming, lily)
+    tab = second_tab(app, black)
+    answers = race(lambda: move(black, game_id, "D4", 0), lambda: move(tab, game_id, "E5", 0))
+    assert sorted(a[0] for a in answers) == [200, 409]
+    stale = next(a[1] for a in answers if a[0] == 409)
+    r = row(app, game_id)
+    assert len(r.moves) == 1 and r.ply == 1
+    assert stale["rows"] == game_of(r).board_rows() and stale["ply"] == 1  # answered with the position on record
+
+
+def test_both_tabs_of_a_child_see_the_same_game_and_a_reload_comes_back_to_the_position(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    move(black, game_id, "D4", 0)
+    move(white, game_id, "E5", 1)
+    tab = second_tab(app, black)
+    page = tab.get(f"/live/{game_id}").get_data(as_text=True)
+    assert 'data-ply="2"' in page
+    assert tab.get(f"/live/{game_id}/state").get_json()["rows"] == black.get(f"/live/{game_id}/state").get_json()["rows"]
+
+
+def test_resigning_while_the_other_moves_leaves_an_exact_record(room):
+    app, gid, ming, lily = room
+    for _attempt in range(3):
+        game_id = start_game(app, gid, ming, lily)
+        black, white = players(app, game_id, ming, lily)
+        answers = race(lambda: move(black, game_id, "D4", 0), lambda: white.post(f"/live/{game_id}/resign", json={}))
+        r = row(app, game_id)
+        assert r.state == "finished" and r.result == "B+R" and r.end_reason == "resign"
+        assert r.moves in ([], ["D4"])
+        move_answer = answers[0]
+        assert (move_answer[0] == 200) == (r.moves == ["D4"])  # the move was played exactly when it said so
+        assert answers[1][0] == 200
+        with app.app_context():
+            records = [db.session.get(PlayedGame, i) for i in (r.black_record_id, r.white_record_id)]
+            assert all(p is not None and p.moves == r.moves and p.result == "B+R" for p in records)
+
+
+def test_a_draw_offer_accepted_ends_the_game_and_a_move_takes_a_standing_offer_back(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    assert black.post(f"/live/{game_id}/draw", json={"action": "offer"}).get_json()["draw_offer"] == "black"
+    assert black.post(f"/live/{game_id}/draw", json={"action": "accept"}).status_code == 409  # not one's own
+    assert white.post(f"/live/{game_id}/draw", json={"action": "decline"}).get_json()["draw_offer"] is None
+    black.post(f"/live/{game_id}/draw", json={"action": "offer"})
+    assert move(black, game_id, "D4", 0).get_json()["draw_offer"] is None
+    white.post(f"/live/{game_id}/draw", json={"action": "offer"})
+    done = black.post(f"/live/{game_id}/draw", json={"action": "accept"}).get_json()
+    assert done["state"] == "finished" and done["game_result"] == "0" and done["winner"] is None
+
+
+def test_reactions_are_presets_only_and_reach_the_other_page(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    assert black.post(f"/live/{game_id}/react", json={"reaction": "你好"}).status_code == 400
+    assert black.post(f"/live/{game_id}/react", json={"reaction": "thumbs", "text": "hi"}).status_code == 400
+    assert black.post(f"/live/{game_id}/react", json={"reaction": "good-game"}).status_code == 200
+    seen = white.get(f"/live/{game_id}/state").get_json()["reaction"]
+    assert seen["color"] == "black" and seen["id"] == "good-game" and seen["text"] == "下得真好！"  # in Chinese
+    assert black.post(f"/live/{game_id}/react", json={"reaction": "smile"}).status_code == 409  # two seconds
+
+
+def _walls():
+    """Black's wall on row 4, White's on row 6, then two passes: Black owns rows 1-3, White 7-9, row 5 is shared."""
+    out = []
+    for col in "ABCDEFGHJ":
+        out += [f"{col}4", f"{col}6"]
+    return out + ["pass", "pass"]
+
+
+def counting_game(app, gid, ming, lily) -> tuple[int, object, object]:
+    game_id = start_game(app, gid, ming, lily, "full-9")
+    black, white = players(app, game_id, ming, lily)
+    for ply, point in enumerate(_walls()):
+        answer = move(black if ply % 2 == 0 else white, game_id, point, ply)
+        assert answer.status_code == 200, answer.get_json()
+    assert row(app, game_id).state == "counting"
+    return game_id, black, white
+
+
+def test_both_players_agree_on_the_count_even_at_the_same_moment(room):
+    app, gid, ming, lily = room
+    game_id, black, white = counting_game(app, gid, ming, lily)
+    dead = black.get(f"/live/{game_id}/state").get_json()["dead"]
+    answers = race(lambda: black.post(f"/live/{game_id}/agree", json={"dead": dead}),
+                   lambda: white.post(f"/live/{game_id}/agree", json={"dead": dead}))
+    assert [a[0] for a in answers] == [200, 200]
+    r = row(app, game_id)
+    assert r.state == "finished" and r.end_reason == "count" and r.result == "W+7.5"
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count(PlayedGame.id))) == 2
+        assert db.session.scalar(sa.select(sa.func.count(StickerAward.id)).where(
+            StickerAward.sticker_id == "milestone-counted-game")) == 2
+
+
+def test_a_tap_while_counting_takes_back_the_agreement_and_an_agreement_to_old_marks_is_stale(room):
+    app, gid, ming, lily = room
+    game_id, black, white = counting_game(app, gid, ming, lily)
+    state = black.get(f"/live/{game_id}/state").get_json()
+    assert black.post(f"/live/{game_id}/agree", json={"dead": state["dead"]}).get_json()["agreed"] == ["black"]
+    tapped = white.post(f"/live/{game_id}/count", json={"point": "A4", "version": state["version"] + 1}).get_json()
+    assert tapped["agreed"] == [] and "A4" in tapped["dead"]
+    old = black.post(f"/live/{game_id}/agree", json={"dead": state["dead"]})
+    assert old.status_code == 409 and row(app, game_id).state == "counting"
+
+
+def test_a_disagreement_is_settled_by_the_teacher(room):
+    app, gid, ming, lily = room
+    game_id, black, white = counting_game(app, gid, ming, lily)
+    assert white.post(f"/live/{game_id}/dispute", json={}).get_json()["state"] == "disputed"
+    state = black.get(f"/live/{game_id}/state").get_json()
+    assert black.post(f"/live/{game_id}/count", json={"point": "A4", "version": state["version"]}).status_code == 409
+    teacher = teacher_client(app)
+    assert teacher.get(f"/live/{game_id}").status_code == 200
+    tapped = teacher.post(f"/live/{game_id}/count", json={"point": "A6", "version": state["version"]}).get_json()
+    assert "A6" in tapped["dead"]
+    settled = teacher.post(f"/live/{game_id}/settle", json={"version": tapped["version"]}).get_json()
+    assert settled["state"] == "finished" and settled["game_result"].startswith("B+")
+    assert row(app, game_id).end_reason == "settled"
+    assert black.post(f"/live/{game_id}/settle", json={"version": tapped["version"]}).status_code == 403
+
+
+def _gone(app, game_id, color, minutes=10):
+    with app.app_context():
+        db.session.execute(sa.update(LiveGame).where(LiveGame.id == game_id).values(
+            {f"{color}_seen_at": utcnow() - timedelta(minutes=minutes)}))
+        db.session.commit()
+
+
+def test_a_child_who_left_is_waited_for_then_the_game_rests_and_resumed_twice_at_once_it_resumes_once(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    move(black, game_id, "D4", 0)
+    _gone(app, game_id, "white", minutes=1)  # gone a minute: the game still waits (the class's time is 2)
+    away = black.get(f"/live/{game_id}/state").get_json()
+    assert away["state"] == "playing" and away["away"]["color"] == "white" and 0 < away["away"]["seconds_left"] <= 60
+    _gone(app, game_id, "white")
+    assert black.get(f"/live/{game_id}/state").get_json()["state"] == "adjourned"
+    assert move(white, game_id, "E5", 1).status_code == 409
+    answers = race(lambda: black.post(f"/live/{game_id}/resume", json={}),
+                   lambda: white.post(f"/live/{game_id}/resume", json={}))
+    assert sorted(a[0] for a in answers) == [200, 409]
+    assert next(a[1] for a in answers if a[0] == 409)["state"] == "playing"
+    assert move(white, game_id, "E5", 1).status_code == 200
+    assert row(app, game_id).moves == ["D4", "E5"]
+
+
+def test_with_the_teacher_s_abandon_setting_the_child_who_left_loses(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    with app.app_context():
+        db.session.execute(sa.update(LiveGame).values(away_outcome="abandon"))
+        db.session.commit()
+    black, white = players(app, game_id, ming, lily)
+    _gone(app, game_id, "white")
+    done = black.get(f"/live/{game_id}/state").get_json()
+    assert done["state"] == "finished" and done["game_result"] == "B+F" and done["winner"] == "black"
+
+
+# ---------------------------------------------------------------------- the teacher
+def test_the_teacher_starts_a_round_for_everyone_in_the_room_and_watches_it(room):
+    app, gid, ming, lily = room
+    hong, tom = kid_client(app, "小红"), kid_client(app, "Tom")
+    for c in (hong, tom):
+        c.get(f"/room/{gid}")
+    teacher = teacher_client(app)
+    assert teacher.get(f"/room/class/{gid}/live").status_code == 200
+    answer = teacher.post(f"/room/class/{gid}/round", data={"game": "capture-9", "pairing": "level", "goal": "5",
+                                                           "away": "5", "outcome": "abandon"})
+    assert answer.status_code == 302
+    with app.app_context():
+        made = db.session.scalars(sa.select(LiveGame)).all()
+        assert len(made) == 2 and all((g.kind, g.size, g.capture_goal, g.away_seconds, g.away_outcome)
+                                      == ("capture", 9, 5, 300, "abandon") for g in made)
+        assert sorted(k for g in made for k in (g.black_id, g.white_id)) == sorted(
+            c.kid_id for c in (ming, lily, hong, tom))
+        assert db.session.scalar(sa.select(LiveRound.pairing)) == "level"
+    for c in (ming, lily, hong, tom):  # each child's room page opens their game
+        assert c.get(f"/room/{gid}/state").get_json()["game"].startswith("/live/")
+    data = teacher.get(f"/room/class/{gid}/live.json")
+    assert len(data.get_json()["games"]) == 2
+    assert teacher.get(f"/room/class/{gid}/live.json", headers={"If-None-Match": data.headers["ETag"]}).status_code == 304
+    game_id = made[0].id
+    black, white = players(app, game_id, *[c for c in (ming, lily, hong, tom) if c.kid_id in
+                                           (made[0].black_id, made[0].white_id)])
+    move(black, game_id, "E5", 0)
+    changed = teacher.get(f"/room/class/{gid}/live.json", headers={"If-None-Match": data.headers["ETag"]})
+    assert changed.status_code == 200
+    card = next(g for g in changed.get_json()["games"] if g["id"] == game_id)
+    assert card["ply"] == 1 and "X" in "".join(card["rows"])
+    watch = teacher.get(f"/live/{game_id}/state").get_json()
+    assert watch["you"] is None and watch["ply"] == 1
+    assert teacher.post(f"/live/{game_id}/move", json={"move": "D4", "ply": 1}).status_code == 403
+
+
+def test_pairs_by_level_put_neighbours_in_stars_together(demo):
+    import random
+
+    from teach.models import LessonProgress
+    from teach.web.room import pairs_for
+
+    with demo.app_context():
+        ids = list(db.session.scalars(sa.select(User.id).where(User.role == "kid").order_by(User.id)))[:4]
+        for kid_id, stars in zip(ids, (9, 1, 8, 2)):
+            db.session.add(LessonProgress(kid_id=kid_id, lesson_id=f"l{kid_id}", stars=stars))
+        db.session.commit()
+        pairs, left = pairs_for(ids, "level", random.Random(1))
+    assert left == [] and sorted(map(sorted, pairs)) == sorted([sorted((ids[1], ids[3])), sorted((ids[0], ids[2]))])
+    assert (ids[1], ids[3]) in pairs and (ids[2], ids[0]) in pairs  # fewer stars takes Black
+
+
+def test_a_parent_sees_the_child_s_live_game_and_its_record(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    parent = app.test_client()
+    parent.post("/login", data={"email": "parent@example.com", "password": "little-mouse-42"})
+    assert parent.get(f"/live/{game_id}/state").status_code == 200
+    black.post(f"/live/{game_id}/resign", json={})
+    r = row(app, game_id)
+    ming_record = r.black_record_id if r.black_id == ming.kid_id else r.white_record_id
+    assert parent.get(f"/games/{ming_record}").status_code == 200
+
+
+# ---------------------------------------------------------------------- the versions in Redis
+REDIS = "redis://127.0.0.1:6379/5"
+
+
+@pytest.fixture
+def redis_room(room):
+    import redis
+
+    client = redis.Redis.from_url(REDIS, socket_timeout=1)
+    try:
+        client.ping()
+    except redis.RedisError:
+        pytest.skip(f"no Redis at {REDIS}")
+    client.flushdb()
+    room[0].config["LIVE_REDIS_URL"] = REDIS
+    yield room, client
+    client.flushdb()
+
+
+def test_with_redis_an_unchanged_game_is_answered_304_without_a_database_query(redis_room):
+    (app, gid, ming, lily), client = redis_room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    tag = white.get(f"/live/{game_id}/state").headers["ETag"]
+    queries = []
+    with app.app_context():
+        engine = db.engine
+    listener = lambda *args: queries.append(args[2])  # noqa: E731
+    sa.event.listen(engine, "before_cursor_execute", listener)
+    try:
+        assert white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 304
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", listener)
+    assert queries == []
+    assert move(black, game_id, "D4", 0).status_code == 200
+    assert int(client.get(f"teach:live:{game_id}")) == row(app, game_id).version
+    seen = white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag})
+    assert seen.status_code == 200 and seen.get_json()["last"] == "D4"
+
+
+def test_a_version_redis_missed_is_put_right_by_the_next_unconditional_question(redis_room):
+    (app, gid, ming, lily), client = redis_room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    tag = white.get(f"/live/{game_id}/state").headers["ETag"]
+    move(black, game_id, "D4", 0)
+    client.set(f"teach:live:{game_id}", 1)  # as if the publication after the move had been lost
+    assert white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 304  # not yet seen
+    fresh = white.get(f"/live/{game_id}/state")  # the page's heartbeat asks without its ETag
+    assert fresh.get_json()["last"] == "D4"
+    assert int(client.get(f"teach:live:{game_id}")) == row(app, game_id).version
+    assert white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 200
