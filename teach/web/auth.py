@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_login import login_required, login_user, logout_user
+from flask_login import current_user, login_required, login_user, logout_user
 from flask_wtf import FlaskForm
 from wtforms import EmailField, HiddenField, PasswordField, RadioField, StringField
 from wtforms.fields.choices import SelectChoice
@@ -169,6 +169,16 @@ def kid_avatars(code: str):
     return render_template("auth/kid_avatars.html", group=group, kids=kids)
 
 
+KID_PAGES = ("/learn/", "/practice/")
+
+
+def _kid_page(target: str | None) -> str:
+    """Where a kid lands after the pictures: the kid page a link asked for (a parent's "practise next"), else the
+    map. Only kid pages of this site: a ``next`` elsewhere is dropped."""
+    target = safe_next(target)
+    return target if target and target.startswith(KID_PAGES) else url_for("kid.lesson_map")
+
+
 @bp.route("/kids/<code>/<int:kid_id>", methods=["GET", "POST"])
 @limits.class_pages
 @limits.code_misses
@@ -179,6 +189,9 @@ def kid_pictures(code: str, kid_id: int):
         Membership.group_id == group.id, Membership.role == "kid", User.id == kid_id, User.archived.is_(False)))
     if kid is None:
         abort(404)
+    wanted = request.args.get("next")
+    if wanted and current_user.is_authenticated and current_user.id == kid.id:  # a parent's QR on the kid's tablet
+        return redirect(_kid_page(wanted))
     form = PicturesForm()
     message = None
     resting = _("Your picture password is resting. Ask your teacher or parent to help you.")
@@ -191,7 +204,7 @@ def kid_pictures(code: str, kid_id: int):
                 and kid.check_pictures(pictures):
             picture_lock.signed_in(kid)
             login_user(kid)
-            return redirect(url_for("kid.lesson_map"))
+            return redirect(_kid_page(wanted))
         else:
             message = resting if picture_lock.resting(kid) else _("Not quite. Try again!")
     elif picture_lock.resting(kid):
