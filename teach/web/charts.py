@@ -47,6 +47,9 @@ def bar_chart(bars: list[Bar], title: str, empty: str, colour: str = "#2f7d4f", 
                          f'</rect>')
             parts.append(f'<text class="figure" x="{middle:.1f}" y="{floor - height - 5:.1f}" text-anchor="middle" '
                          f'font-size="12" font-weight="bold" fill="#2b2b2b">{b.value}</text>')
+        elif top > 0:  # a week without any, said as such (not a bar that failed to draw)
+            parts.append(f'<text class="figure zero" x="{middle:.1f}" y="{floor - 5}" text-anchor="middle" '
+                         f'font-size="11" fill="#999">0</text>')
         parts.append(f'<text class="week" x="{middle:.1f}" y="{HEIGHT - 9}" text-anchor="middle" font-size="10" '
                      f'fill="#555">{escape(b.label)}</text>')
     if top == 0:
