@@ -17,6 +17,7 @@ from babel.dates import format_skeleton
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
 
@@ -117,7 +118,7 @@ def _charts(last: list) -> list[tuple[str, str, object]]:
     charts = [("minutes", _("Minutes of practice, week by week"), lambda w: w.minutes,
                lambda n: _("%(n)d minutes", n=n), _("No practice in these weeks yet."), "#2f6fb0"),
               ("solved", _("Puzzles solved, week by week"), lambda w: w.solved,
-               lambda n: _("%(n)d puzzles solved", n=n), _("No puzzle solved in these weeks yet."), "#2f7d4f"),
+               lambda n: ngettext("%(num)d puzzle solved", "%(num)d puzzles solved", n), _("No puzzle solved in these weeks yet."), "#2f7d4f"),
               ("stickers", _("Stickers won, week by week"), lambda w: w.stickers,
                lambda n: _("%(n)d stickers", n=n), _("No sticker won in these weeks yet."), "#c9821b")]
     return [(name, caption, bar_chart(bars(value, spoken), caption, empty, colour, f"chart-{name}"))
