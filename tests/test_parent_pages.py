@@ -165,7 +165,8 @@ def test_practise_next_is_a_link_that_opens_the_lesson_for_the_kid(demo, client)
 
 
 @pytest.mark.parametrize("target", ["//evil.example/learn/x", "https://evil.example/learn/", "/family/",
-                                    "/teach/classes", "learn/web-first", "/learn\\..\\family"])
+                                    "/teach/classes", "learn/web-first", "/learn\\..\\family", "/learn/../family/",
+                                    "/learn/%2e%2e/family", "/learn//evil.example"])
 def test_after_the_pictures_a_kid_goes_only_to_a_kid_page_of_this_site(demo, target):
     kid = demo.test_client()
     r = kid.post(f"/kids/HOME56/{kid_id(demo, '明明')}", query_string={"next": target},

@@ -10,6 +10,7 @@ neither the answer nor its time tells which emails are known.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import sqlalchemy as sa
@@ -169,14 +170,17 @@ def kid_avatars(code: str):
     return render_template("auth/kid_avatars.html", group=group, kids=kids)
 
 
-KID_PAGES = ("/learn/", "/practice/")
+# a lesson or practice page of this site, in plain path letters (no "..", no other host, no encoded tricks)
+KID_PAGE = re.compile(r"/(learn|practice)/[A-Za-z0-9_:/-]*(\?[A-Za-z0-9=&_-]*)?")
 
 
 def _kid_page(target: str | None) -> str:
     """Where a kid lands after the pictures: the kid page a link asked for (a parent's "practise next"), else the
     map. Only kid pages of this site: a ``next`` elsewhere is dropped."""
     target = safe_next(target)
-    return target if target and target.startswith(KID_PAGES) else url_for("kid.lesson_map")
+    if target and KID_PAGE.fullmatch(target) and "//" not in target:
+        return target
+    return url_for("kid.lesson_map")
 
 
 @bp.route("/kids/<code>/<int:kid_id>", methods=["GET", "POST"])

@@ -13,21 +13,16 @@ import json
 from datetime import timedelta
 
 import sqlalchemy as sa
-from babel.dates import format_skeleton
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, session, url_for
-from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_babel import ngettext
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
 
 from teach.lessons.practice import drill_names
 from teach.models import Attempt, Group, Membership, ParentLink, StickerAward, User, utcnow
-from teach.web import classroom, content, games, links, picture_lock, weeks
+from teach.web import classroom, content, games, kid_report, links, picture_lock, weeks
 from teach.web.access import parent_required
-from teach.web.charts import Bar, bar_chart
 from teach.web.extensions import db, limiter
-from teach.web.milestones import MILESTONES, as_sticker
 
 bp = Blueprint("parent", __name__, url_prefix="/family")
 LINK_LIMIT = "10 per minute;50 per day"  # codes typed by one address: guessing 31**10 codes gets nowhere
@@ -99,37 +94,6 @@ def _practise_next(kid: User, grid, cat):
     homework = [a.lesson_id for a in classroom.assignments_for(kid) if not a.is_practice]
     return next((cat.lessons[i] for i in homework if i in cat.lessons and grid.get(kid.id, i).finished is None),
                 None) or classroom.next_to_practise(kid, content.ordered_lessons(), grid)
-
-
-def _day(when) -> str:
-    return format_skeleton("Md", when, locale=get_locale())
-
-
-def _charts(last: list) -> list[tuple[str, str, object]]:
-    """The three charts of the kid page and the report, (name, caption, SVG): minutes, puzzles solved, stickers,
-    one bar a week. Every other week is named under its bar, counting back from this week, so the names never
-    run into each other on a phone; each bar says its week in full to a screen reader and on hover."""
-    def bars(value, spoken):
-        n = len(last)
-        return [Bar(value(w), ("" if (n - 1 - i) % 2 else _("this week") if i == n - 1 else _day(w.start)),
-                    _("%(start)s to %(end)s: %(what)s", start=_day(w.start), end=_day(w.end), what=spoken(value(w))))
-                for i, w in enumerate(last)]
-
-    charts = [("minutes", _("Minutes of practice, week by week"), lambda w: w.minutes,
-               lambda n: _("%(n)d minutes", n=n), _("No practice in these weeks yet."), "#2f6fb0"),
-              ("solved", _("Puzzles solved, week by week"), lambda w: w.solved,
-               lambda n: ngettext("%(num)d puzzle solved", "%(num)d puzzles solved", n), _("No puzzle solved in these weeks yet."), "#2f7d4f"),
-              ("stickers", _("Stickers won, week by week"), lambda w: w.stickers,
-               lambda n: _("%(n)d stickers", n=n), _("No sticker won in these weeks yet."), "#c9821b")]
-    return [(name, caption, bar_chart(bars(value, spoken), caption, empty, colour, f"chart-{name}"))
-            for name, caption, value, spoken, empty, colour in charts]
-
-
-def _sticker_names(cat) -> dict:
-    """Every sticker by its id: the lessons' and the milestones' (a parent never reads an id)."""
-    found = {l.sticker.id: l.sticker for l in cat.lessons.values()}
-    found.update({m.id: as_sticker(m) for m in MILESTONES})
-    return found
 
 
 def _sign_in_group(kid: User) -> Group | None:
@@ -226,7 +190,7 @@ def kid_page(kid_id: int):
     return render_template("parent/kid.html", kid=kid, s=_family_summary(kid, grid, cat), catalog=cat,
                            assignments=assignments, timeline=classroom.timeline(kid, cat)[:20],
                            weak=classroom.weak_topics(kid, cat), games=games.recent_for(kid.id), now=utcnow(),
-                           charts=_charts(weeks.last_weeks(kid.id)),
+                           charts=kid_report.week_charts(weeks.last_weeks(kid.id)),
                            **links.kid_links(kid, current_user))
 
 
@@ -274,31 +238,7 @@ def report(kid_id: int):
     """Everything we hold about the kid, as the JSON export has it, in words a parent reads (and can print):
     lesson titles instead of ids, sticker names, moves and answers, games, who follows the kid."""
     kid = _kid_or_404(kid_id)
-    cat = content.catalog()
-    data = classroom.kid_export(kid)
-    followers = db.session.execute(sa.select(ParentLink, User).join(User, User.id == ParentLink.parent_id)
-                                   .where(ParentLink.kid_id == kid.id).order_by(ParentLink.id)).all()
-    return render_template("parent/report.html", kid=kid, data=data, catalog=cat, stickers=_sticker_names(cat),
-                           followers=followers, charts=_charts(weeks.last_weeks(kid.id)),
-                           solved=weeks.solved_ever(kid.id), practice_names=drill_names(g.lang),
-                           lesson_title=_lesson_title(cat), made=utcnow())
-
-
-def _lesson_title(cat):
-    """A lesson's title in the page's language from any key attempts are stored under (a practice set's key
-    names its drill and level; a lesson a teacher uploaded keeps its id)."""
-    names = drill_names(g.lang)
-
-    def title(key: str) -> str:
-        lesson = cat.lessons.get(key)
-        if lesson is not None:
-            return lesson.title.get(g.lang)
-        parts = key.split(":")
-        if len(parts) == 4 and parts[0] == "practice" and parts[1] in names and parts[2].isdigit():
-            return _("Practice: %(topic)s, level %(level)d", topic=names[parts[1]], level=int(parts[2]))
-        return key
-
-    return title
+    return render_template("parent/report.html", kid=kid, **kid_report.everything(kid))
 
 
 @bp.get("/kids/<int:kid_id>/practise")
