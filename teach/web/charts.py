@@ -14,7 +14,7 @@ from itertools import count
 from markupsafe import Markup, escape
 
 WIDTH, HEIGHT = 320, 150
-TOP, BOTTOM, SIDE = 22, 26, 6  # room for the figures above the bars and the weeks below
+TOP, BOTTOM, SIDE = 24, 28, 6  # room for the figures above the bars and the weeks below
 _ids = count(1)
 
 
@@ -46,14 +46,16 @@ def bar_chart(bars: list[Bar], title: str, empty: str, colour: str = "#2f7d4f", 
                          f'height="{height:.1f}" rx="2" fill="{escape(colour)}"><title>{escape(b.spoken)}</title>'
                          f'</rect>')
             parts.append(f'<text class="figure" x="{middle:.1f}" y="{floor - height - 5:.1f}" text-anchor="middle" '
-                         f'font-size="12" font-weight="bold" fill="#2b2b2b">{b.value}</text>')
+                         f'font-size="14" font-weight="bold" fill="#2b2b2b">{b.value}</text>')
         elif top > 0:  # a week without any, said as such (not a bar that failed to draw)
             parts.append(f'<text class="figure zero" x="{middle:.1f}" y="{floor - 5}" text-anchor="middle" '
-                         f'font-size="11" fill="#999">0</text>')
-        parts.append(f'<text class="week" x="{middle:.1f}" y="{HEIGHT - 9}" text-anchor="middle" font-size="10" '
+                         f'font-size="12" fill="#999">0</text>')
+        # the last week's name ends at the right edge (it may be longer than a date)
+        anchor, where = ("end", WIDTH - 2) if i == len(bars) - 1 else ("middle", middle)
+        parts.append(f'<text class="week" x="{where:.1f}" y="{HEIGHT - 8}" text-anchor="{anchor}" font-size="12" '
                      f'fill="#555">{escape(b.label)}</text>')
     if top == 0:
         parts.append(f'<text class="empty" x="{WIDTH / 2}" y="{(TOP + floor) / 2}" text-anchor="middle" '
-                     f'font-size="13" fill="#777">{escape(empty)}</text>')
+                     f'font-size="14" fill="#777">{escape(empty)}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
