@@ -4,6 +4,8 @@ the charts and QR codes are drawn big enough to read and scan, nothing breaks th
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from datetime import timedelta
 
 import pytest
@@ -104,4 +106,28 @@ def test_practise_next_walks_from_the_parent_s_page_into_the_kid_s_lesson(family
         page.click(f"button[data-picture={picture}]")
     page.wait_for_url("**/learn/web-first/*")
     assert page.locator("main").inner_text().strip() != ""
+    context.close()
+
+
+ZBARIMG = shutil.which("zbarimg")
+
+
+@pytest.mark.skipif(ZBARIMG is None, reason="zbarimg is not installed (apt-get install zbar-tools)")
+def test_the_qr_codes_read_back_as_the_follow_and_practice_addresses(family, browser, tmp_path):
+    """A QR reader sees what a phone camera would: the code card's and the practice page's, as drawn on a phone."""
+    url, ming = family
+    context, page = _signed_in(browser, url, "zh", "phone")
+    page.goto(f"{url}/family/kids/{ming}")
+    page.click("#followers form[action$='/invitations'] button")
+    page.wait_for_url("**/invitations/*")
+    code = page.locator("code.link-code").inner_text()
+    read = []
+    for where in ("card", "practise"):
+        if where == "practise":
+            page.goto(f"{url}/family/kids/{ming}/practise")
+        shot = tmp_path / f"{where}.png"
+        page.locator("svg.qr").screenshot(path=str(shot))
+        out = subprocess.run([ZBARIMG, "-q", "--raw", str(shot)], capture_output=True, text=True, timeout=30)
+        read.append(out.stdout.strip())
+    assert read == [f"{url}/family/follow?code={code}", f"{url}/kids/HOME56/{ming}?next=/learn/web-first"]
     context.close()
