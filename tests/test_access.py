@@ -119,10 +119,15 @@ EXPECT = {
     ("parent.create_family", "POST"): ({}, {"name": "Home"}, parent_only(302, 302)),
     ("parent.add_kid", "POST"): ({"family_id": "{family}"}, {"name": "Newkid"}, parent_only(200)),
     ("parent.kid_page", "GET"): ({"kid_id": "{kid}"}, None, parent_only(200)),
-    ("parent.reset_pictures", "POST"): ({"kid_id": "{kid}"}, None, parent_only(200)),
+    ("parent.reset_pictures", "POST"): ({"kid_id": "{kid}"}, {"confirm": "1"}, parent_only(200)),
     ("parent.export", "GET"): ({"kid_id": "{kid}"}, None, parent_only(200)),
     ("parent.week", "GET"): ({"kid_id": "{kid}"}, None, parent_only(200)),
     ("parent.delete", "POST"): ({"kid_id": "{kid}"}, {"confirm": "明明"}, parent_only(302)),
+    ("parent.report", "GET"): ({"kid_id": "{kid}"}, None, parent_only(200)),
+    ("parent.practise", "GET"): ({"kid_id": "{kid}"}, None, parent_only(200)),
+    # a scanned code's landing page: anybody but a kid or a teacher (it spends and tells nothing)
+    ("parent.follow", "GET"): ({"code": "ABCDE-FGHJK"}, None,
+                               everyone(200, kid=403, other_kid=403, teacher=403, other_teacher=403)),
     # ------------------------------------------------------------------ who follows a kid, teachers invited
     # (the world: the other parent's link to the kid is pending, so it shows them nothing; the other teacher is
     # invited to the kid's class and is not a member of it)
@@ -143,7 +148,9 @@ EXPECT = {
     ("parent.new_invitation", "POST"): ({"kid_id": "{kid}"}, None, parent_only(302)),
     ("parent.withdraw_invitation", "POST"): ({"kid_id": "{kid}", "invitation_id": "{invitation}"}, None,
                                              parent_only(302)),
-    ("parent.approve_link", "POST"): ({"kid_id": "{kid}", "link_id": "{pending_link}"}, None, parent_only(302)),
+    ("parent.invitation", "GET"): ({"kid_id": "{kid}", "invitation_id": "{invitation}"}, None, parent_only(200)),
+    ("parent.approve_link", "POST"): ({"kid_id": "{kid}", "link_id": "{pending_link}"}, {"confirm": "1"},
+                                      parent_only(302)),
     ("parent.remove_link", "POST"): ({"kid_id": "{kid}", "link_id": "{pending_link}"}, {"confirm": "1"},
                                      parent_only(302)),
 }

@@ -115,7 +115,7 @@ def test_a_picture_reset_signs_out_a_stolen_kid_session(demo):
     stolen = kid_cookie(demo, "CAT234", mingming, ["cat", "fish", "moon"])
     parent = demo.test_client()
     login(parent, "parent@example.com", "little-mouse-42")
-    assert parent.post(f"/family/kids/{mingming}/pictures").status_code == 200
+    assert parent.post(f"/family/kids/{mingming}/pictures", data={"confirm": "1"}).status_code == 200
     assert not signed_in_as(demo, stolen, "/learn/")
     # the adults' own sessions go on
     assert teacher.get("/teach/").status_code == 200 and parent.get("/family/").status_code == 200

@@ -114,8 +114,12 @@ def test_removing_a_parent_asks_first_and_then_takes_effect_at_once(demo, client
     with demo.app_context():
         dad = db.session.scalar(sa.select(User.id).where(User.email == "dad@example.com"))
         link_id = db.session.scalar(sa.select(ParentLink.id).where(ParentLink.parent_id == dad))
-    assert client.post(f"/family/kids/{mingming}/links/{link_id}/approve").status_code == 404  # not their own
-    mum.post(f"/family/kids/{mingming}/links/{link_id}/approve")
+    assert client.post(f"/family/kids/{mingming}/links/{link_id}/approve",
+                       data={"confirm": "1"}).status_code == 404  # not their own
+    ask = mum.post(f"/family/kids/{mingming}/links/{link_id}/approve", headers=EN)
+    assert ask.status_code == 200 and "Dad will see everything about 明明" in ask.get_data(as_text=True)
+    assert client.get(f"/family/kids/{mingming}").status_code == 404  # asked, not yet approved
+    mum.post(f"/family/kids/{mingming}/links/{link_id}/approve", data={"confirm": "1"})
     assert client.get(f"/family/kids/{mingming}").status_code == 200
     # the approved dad is not the first parent: he cannot remove mum
     with demo.app_context():
@@ -263,7 +267,13 @@ def test_a_parent_gives_a_locked_kid_a_new_picture_password(demo, client):
     for _ in range(5):
         kid.post(f"/kids/HOME56/{ming}", data={"pictures": "sun,sun,sun"})
     login(client, "parent@example.com", "little-mouse-42")
-    page = client.post(f"/family/kids/{ming}/pictures").get_data(as_text=True)
+    with demo.app_context():
+        before = db.session.get(User, ming).picture_hash
+    ask = client.post(f"/family/kids/{ming}/pictures", headers=EN).get_data(as_text=True)
+    assert "the old ones stop working" in ask and 'name="confirm" value="1"' in ask
+    with demo.app_context():
+        assert db.session.get(User, ming).picture_hash == before  # one tap only asks
+    page = client.post(f"/family/kids/{ming}/pictures", data={"confirm": "1"}).get_data(as_text=True)
     assert "HOME56" in page
     pictures = re.search(r'data-pictures="([a-z,]+)"', page).group(1)
     assert kid.post(f"/kids/HOME56/{ming}", data={"pictures": pictures}).status_code == 302

@@ -10,13 +10,14 @@ neither the answer nor its time tells which emails are known.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import sqlalchemy as sa
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_login import login_required, login_user, logout_user
+from flask_login import current_user, login_required, login_user, logout_user
 from flask_wtf import FlaskForm
 from wtforms import EmailField, HiddenField, PasswordField, RadioField, StringField
 from wtforms.fields.choices import SelectChoice
@@ -193,6 +194,19 @@ def remember_class(response, code: str) -> None:
                         secure=request.is_secure)
 
 
+# a lesson or practice page of this site, in plain path letters (no "..", no other host, no encoded tricks)
+KID_PAGE = re.compile(r"/(learn|practice)/[A-Za-z0-9_:/-]*(\?[A-Za-z0-9=&_-]*)?")
+
+
+def _kid_page(target: str | None) -> str:
+    """Where a kid lands after the pictures: the kid page a link asked for (a parent's "practise next"), else the
+    map. Only kid pages of this site: a ``next`` elsewhere is dropped."""
+    target = safe_next(target)
+    if target and KID_PAGE.fullmatch(target) and "//" not in target:
+        return target
+    return url_for("kid.lesson_map")
+
+
 @bp.route("/kids/<code>/<int:kid_id>", methods=["GET", "POST"])
 @limits.class_pages
 @limits.code_misses
@@ -203,6 +217,9 @@ def kid_pictures(code: str, kid_id: int):
         Membership.group_id == group.id, Membership.role == "kid", User.id == kid_id, User.archived.is_(False)))
     if kid is None:
         abort(404)
+    wanted = request.args.get("next")
+    if wanted and current_user.is_authenticated and current_user.id == kid.id:  # a parent's QR on the kid's tablet
+        return redirect(_kid_page(wanted))
     form = PicturesForm()
     message = None
     resting = _("Your picture password is resting. Ask your teacher or parent to help you.")
@@ -215,7 +232,7 @@ def kid_pictures(code: str, kid_id: int):
                 and kid.check_pictures(pictures):
             picture_lock.signed_in(kid)
             login_user(kid)
-            return redirect(url_for("kid.lesson_map"))
+            return redirect(_kid_page(wanted))
         else:
             message = resting if picture_lock.resting(kid) else _("Not quite. Try again!")
     elif picture_lock.resting(kid):

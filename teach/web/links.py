@@ -1,19 +1,26 @@
 """The parents who follow a kid: the codes they ask with, and the approval their link waits for.
 
 A code is a stored invitation (a random string, a week long, single use, withdrawable), never a signature over a
-kid's id, so it can only ever name the kid it was made for. Redeeming it makes a *pending* link that shows the
-parent nothing until a teacher of one of the kid's classes, or a family kid's first parent, approves it. The
-kid's pages list every follower and open code, so nobody follows a child unseen.
+kid's id, so it can only ever name the kid it was made for. It is ten letters (shown as two groups of five), or a QR
+code of the follow page's address with the code in it, for a parent who would rather scan than type. Opening that
+address spends nothing and tells nothing (not even whether the code is good): only the signed-in parent's "follow"
+button uses the code, through the same rate-limited door as a typed one.
+
+Redeeming a code makes a *pending* link that shows the parent nothing until a teacher of one of the kid's classes,
+or a family kid's first parent, approves it. The kid's pages list every follower and open code, so nobody follows
+a child unseen.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
 
+import segno
 import sqlalchemy as sa
-from flask import abort
+from flask import abort, url_for
+from markupsafe import Markup
 
-from teach.models import LINK_DAYS, Group, LinkInvitation, Membership, ParentLink, User, new_code, utcnow
+from teach.models import CODE_ALPHABET, LINK_DAYS, Group, LinkInvitation, Membership, ParentLink, User, new_code, utcnow
 from teach.web.extensions import db
 
 LINK_CODE_LENGTH = 10  # 31**10 codes; a code is also single use, a week long and rate limited where typed
@@ -23,8 +30,30 @@ def normalise_link_code(code: str) -> str:
     return "".join((code or "").split()).replace("-", "").upper()[:40]
 
 
+def carried_code(code: str | None) -> str | None:
+    """A code from a scanned address, fit to fill in the form: ten letters of the code alphabet, or nothing
+    (whatever else an address holds is dropped, never echoed)."""
+    code = normalise_link_code(code or "")
+    if len(code) == LINK_CODE_LENGTH and all(c in CODE_ALPHABET for c in code):
+        return code
+    return None
+
+
 def shown_code(code: str) -> str:
     return f"{code[:5]}-{code[5:]}"
+
+
+def follow_url(code: str) -> str:
+    """The address a QR code of ``code`` opens: the follow page with the code filled in."""
+    return url_for("parent.follow", code=shown_code(code), _external=True)
+
+
+def qr_svg(text: str, title: str, css_class: str = "qr") -> Markup:
+    """A QR code of ``text`` as inline SVG (medium error correction: a phone still reads it from a creased paper
+    or a glossy screen), dark on white so it scans in a dark theme too."""
+    code = segno.make(text, error="m", micro=False)
+    return Markup(code.svg_inline(scale=4, border=3, dark="#000", light="#fff", title=title, svgclass=css_class,
+                                  lineclass=None))
 
 
 def new_link_invitation(kid: User, by: User) -> LinkInvitation:
@@ -94,8 +123,11 @@ def kid_links(kid: User, viewer: User) -> dict:
     invitations = [i for i in db.session.scalars(sa.select(LinkInvitation).where(
         LinkInvitation.kid_id == kid.id, LinkInvitation.used_at.is_(None), LinkInvitation.withdrawn_at.is_(None),
         LinkInvitation.expires_at > now).order_by(LinkInvitation.id))]
+    # a parent's page links each code to its card with the QR code (the teacher's pages show the code alone)
+    card = (lambda i: url_for("parent.invitation", kid_id=kid.id, invitation_id=i.id)) \
+        if viewer.role == "parent" else None
     return {"followers": followers, "invitations": invitations, "may_manage": viewer.id in link_managers(kid),
-            "shown_code": shown_code, "link_days": LINK_DAYS}
+            "shown_code": shown_code, "link_days": LINK_DAYS, "invitation_card": card}
 
 
 def link_of_kid_or_404(kid: User, link_id: int) -> ParentLink:

@@ -1,8 +1,10 @@
-"""The parent's side: ask to follow a kid with a code, families and kids made at home, the kid's week, the
-kid's data to take away or delete, and who else follows the kid.
+"""The parent's side: ask to follow a kid with a code (typed or scanned), families and kids made at home, the
+kid's week and last weeks in charts, what to practise next, the kid's data to read, take away or delete, and who
+else follows the kid.
 
 A parent sees only kids they follow with an approved link; any other kid, or one whose link still waits for
-approval, is a 404.
+approval, is a 404. Whatever changes a kid's sign-in or data (a new picture password, letting one more parent see
+everything, deleting) asks first and is done only by a second, explicit post.
 """
 
 from __future__ import annotations
@@ -11,18 +13,25 @@ import json
 from datetime import timedelta
 
 import sqlalchemy as sa
-from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
+from flask_limiter.util import get_remote_address
 from flask_login import current_user
 
 from teach.lessons.practice import drill_names
 from teach.models import Attempt, Group, Membership, ParentLink, StickerAward, User, utcnow
-from teach.web import classroom, content, games, links, milestones, picture_lock
+from teach.web import classroom, content, games, kid_report, links, milestones, picture_lock, weeks
 from teach.web.access import parent_required
 from teach.web.extensions import db, limiter
 
 bp = Blueprint("parent", __name__, url_prefix="/family")
 LINK_LIMIT = "10 per minute;50 per day"  # codes typed by one address: guessing 31**10 codes gets nowhere
+ACCOUNT_LINK_LIMIT = "30 per day"  # and by one parent account, from however many addresses
+FOLLOW_CODE = "follow_code"  # the session key of a code scanned before signing in
+
+
+def _parent_or_address() -> str:
+    return f"parent:{current_user.id}" if current_user.is_authenticated else get_remote_address()
 
 
 def _followed():
@@ -54,10 +63,11 @@ def home():
     families = db.session.scalars(sa.select(Group).join(Membership).where(
         Group.kind == "family", Membership.user_id == current_user.id, Membership.role == "parent")
         .order_by(Group.name)).all()
-    summaries = [_summary(k, grid, cat) for k in kids]
+    summaries = [_family_summary(k, grid, cat) for k in kids]
     waiting = db.session.scalar(sa.select(sa.func.count()).select_from(ParentLink).where(
         ParentLink.parent_id == current_user.id, ParentLink.status == "pending"))
-    return render_template("parent/home.html", summaries=summaries, families=families, waiting=waiting)
+    return render_template("parent/home.html", summaries=summaries, families=families, waiting=waiting,
+                           scanned=links.carried_code(session.get(FOLLOW_CODE)), shown_code=links.shown_code)
 
 
 def _summary(kid: User, grid, cat) -> dict:
@@ -69,18 +79,61 @@ def _summary(kid: User, grid, cat) -> dict:
             "next": classroom.next_to_practise(kid, content.ordered_lessons(), grid)}
 
 
+def _family_summary(kid: User, grid, cat) -> dict:
+    """The summary with what the parent pages add: the lesson the kid's own map offers next (homework first) and
+    the puzzles solved this week (each puzzle once, however many tries)."""
+    s = _summary(kid, grid, cat)
+    s["next"] = _practise_next(kid, grid, cat)
+    s["solved"] = weeks.last_weeks(kid.id, 1)[0].solved
+    return s
+
+
+def _practise_next(kid: User, grid, cat):
+    """What the kid's map shows as next: the earliest homework lesson not finished, else the first lesson of the
+    map not finished (always open: the one before it is finished); None once every lesson is."""
+    homework = [a.lesson_id for a in classroom.assignments_for(kid) if not a.is_practice]
+    return next((cat.lessons[i] for i in homework if i in cat.lessons and grid.get(kid.id, i).finished is None),
+                None) or classroom.next_to_practise(kid, content.ordered_lessons(), grid)
+
+
+def _sign_in_group(kid: User) -> Group | None:
+    """The code the kid signs in with: the family's first, else the class's."""
+    return db.session.scalar(sa.select(Group).join(Membership).where(Membership.user_id == kid.id)
+                             .order_by(Group.kind.desc(), Group.id))
+
+
 @bp.post("/link")
 @limiter.limit(LINK_LIMIT)
+@limiter.limit(ACCOUNT_LINK_LIMIT, key_func=_parent_or_address)
 @parent_required
 def link():
     """Ask to follow a kid. The answer names no kid: until the teacher or the kid's parent approves, the one who
     typed the code learns nothing about whom it was for."""
+    session.pop(FOLLOW_CODE, None)
     if links.redeem_link_code(request.form.get("code", ""), current_user):
         flash(_("Thank you. The kid's teacher or parent will check and approve; then the kid appears here."), "ok")
     else:
         flash(_("That code does not work: it may be used, withdrawn or older than a week. Ask for a new one."),
               "error")
     return redirect(url_for("parent.home"))
+
+
+@bp.get("/follow")
+def follow():
+    """Where a scanned code lands: the code filled in and one button to ask with it. Opening the page uses
+    nothing and checks nothing (a link preview or a curious stranger spends no code and learns nothing). Someone
+    not signed in is asked to sign in or make a parent account first; the code waits in their session meanwhile."""
+    code = links.carried_code(request.args.get("code"))
+    if current_user.is_authenticated and current_user.role != "parent":
+        abort(403)
+    if code and not current_user.is_authenticated:
+        session[FOLLOW_CODE] = code
+    response = Response(render_template("parent/follow.html", code=code, shown_code=links.shown_code,
+                                        back=url_for("parent.home")))
+    # the code is in the address: keep it out of caches and of any Referer
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
 
 
 @bp.post("/families")
@@ -134,9 +187,10 @@ def kid_page(kid_id: int):
     grid = classroom.progress_grid([kid.id])
     assignments = [a for a in classroom.assignments_for(kid) if a.lesson_id in cat.lessons
                    and grid.get(kid.id, a.lesson_id).finished is None]
-    return render_template("parent/kid.html", kid=kid, s=_summary(kid, grid, cat), catalog=cat,
+    return render_template("parent/kid.html", kid=kid, s=_family_summary(kid, grid, cat), catalog=cat,
                            assignments=assignments, timeline=classroom.timeline(kid, cat)[:20],
                            weak=classroom.weak_topics(kid, cat), games=games.recent_for(kid.id), now=utcnow(),
+                           charts=kid_report.week_charts(weeks.last_weeks(kid.id)),
                            **links.kid_links(kid, current_user))
 
 
@@ -160,9 +214,11 @@ def week(kid_id: int):
         .where(Attempt.kid_id == kid.id, Attempt.started_at >= since)).one()
     due = [a for a in classroom.assignments_for(kid) if a.is_practice or (
         a.lesson_id in cat.lessons and grid.get(kid.id, a.lesson_id).finished is None)]
+    s["next"] = _practise_next(kid, grid, cat)
     return render_template("parent/week.html", kid=kid, s=s, since=since.date(), until=now.date(),
                            finished=finished, new_stickers=new_stickers, minutes=round(float(seconds or 0) / 60),
-                           tries=puzzles, assignments=due, catalog=cat, practice_names=drill_names(g.lang),
+                           tries=puzzles, solved=weeks.last_weeks(kid.id, 1, now)[0].solved, assignments=due,
+                           catalog=cat, practice_names=drill_names(g.lang),
                            weak=classroom.weak_topics(kid, cat)[:3], today=now.date())
 
 
@@ -173,6 +229,35 @@ def export(kid_id: int):
     body = json.dumps(classroom.kid_export(kid), ensure_ascii=False, indent=2)
     return Response(body, mimetype="application/json",
                     headers={"Content-Disposition": f"attachment; filename=kid-{kid.id}.json"})
+
+
+@bp.get("/kids/<int:kid_id>/report")
+@parent_required
+def report(kid_id: int):
+    """Everything we hold about the kid, as the JSON export has it, in words a parent reads (and can print):
+    lesson titles instead of ids, sticker names, moves and answers, games, who follows the kid."""
+    kid = _kid_or_404(kid_id)
+    return render_template("parent/report.html", kid=kid, **kid_report.everything(kid))
+
+
+@bp.get("/kids/<int:kid_id>/practise")
+@parent_required
+def practise(kid_id: int):
+    """Practise next, opened: the lesson the kid's map offers next, started on this device (the kid taps their
+    pictures and the lesson opens) or on the kid's own tablet with a QR code."""
+    kid = _kid_or_404(kid_id)
+    cat = content.catalog()
+    grid = classroom.progress_grid([kid.id])
+    lesson = _practise_next(kid, grid, cat)
+    target = url_for("kid.lesson", lesson_id=lesson.id) if lesson else url_for("practice.choose")
+    group = _sign_in_group(kid)
+    start = url_for("auth.kid_pictures", code=group.code, kid_id=kid.id, next=target) if group else None
+    qr = links.qr_svg(url_for("auth.kid_pictures", code=group.code, kid_id=kid.id, next=target, _external=True),
+                      _("QR code: %(kid)s practises", kid=kid.name)) if group else None
+    homework = next((a for a in classroom.assignments_for(kid) if lesson and a.lesson_id == lesson.id), None)
+    return render_template("parent/practise.html", kid=kid, lesson=lesson, topic=cat.topic(lesson.topic)
+                           if lesson else None, start=start, qr=qr, homework=homework,
+                           cell=grid.get(kid.id, lesson.id) if lesson else None)
 
 
 @bp.post("/kids/<int:kid_id>/delete")
@@ -193,13 +278,22 @@ def delete(kid_id: int):
 @bp.post("/kids/<int:kid_id>/pictures")
 @parent_required
 def reset_pictures(kid_id: int):
-    """A new picture password (and the lock lifted) for a kid who forgot theirs; the card shows it once."""
+    """A new picture password (and the lock lifted) for a kid who forgot theirs; the card shows it once. The old
+    one stops working at once, on every device, so without ``confirm`` the page asks first."""
     kid = _kid_or_404(kid_id)
-    group = db.session.scalar(sa.select(Group).join(Membership).where(Membership.user_id == kid.id)
-                              .order_by(Group.kind.desc(), Group.id))  # the family's code first, else the class's
+    group = _sign_in_group(kid)
     if group is None:
         flash(_("%(name)s is in no class or family, so there is no code to sign in with.", name=kid.name), "error")
         return redirect(url_for("parent.kid_page", kid_id=kid.id))
+    if request.form.get("confirm") != "1":
+        return render_template("parent/confirm.html", kid=kid,
+                               title=_("A new picture password for %(kid)s?", kid=kid.name),
+                               lines=[_("%(kid)s's pictures change now: the old ones stop working on every tablet "
+                                        "and phone, and %(kid)s is signed out there.", kid=kid.name),
+                                      _("You get a card with the new pictures to print or show %(kid)s. It is shown "
+                                        "only once.", kid=kid.name)],
+                               action=url_for("parent.reset_pictures", kid_id=kid.id),
+                               button=_("Yes, make new pictures"))
     pictures = picture_lock.new_password(kid)
     return _password_card(group, kid, pictures)
 
@@ -210,9 +304,26 @@ def reset_pictures(kid_id: int):
 def new_invitation(kid_id: int):
     """A code for one more parent (the other parent, a grandparent); they still need approval."""
     kid = _kid_or_404(kid_id)
-    links.new_link_invitation(kid, current_user)
+    invitation = links.new_link_invitation(kid, current_user)
     db.session.commit()
-    return redirect(url_for("parent.kid_page", kid_id=kid.id) + "#followers")
+    return redirect(url_for("parent.invitation", kid_id=kid.id, invitation_id=invitation.id))
+
+
+@bp.get("/kids/<int:kid_id>/invitations/<int:invitation_id>")
+@parent_required
+def invitation(kid_id: int, invitation_id: int):
+    """One open code on a card to show or print: the code in two groups, and a QR code of the follow page."""
+    kid = _kid_or_404(kid_id)
+    found = links.invitation_of_kid_or_404(kid, invitation_id)
+    if not found.open():
+        flash(_("That code is used, withdrawn or too old. Make a new one."), "error")
+        return redirect(url_for("parent.kid_page", kid_id=kid.id) + "#followers")
+    response = Response(render_template(
+        "parent/invitation.html", kid=kid, invitation=found, code=links.shown_code(found.code),
+        qr=links.qr_svg(links.follow_url(found.code), _("QR code: follow %(kid)s", kid=kid.name)),
+        link_days=links.LINK_DAYS))
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/kids/<int:kid_id>/invitations/<int:invitation_id>/withdraw")
@@ -241,6 +352,15 @@ def approve_link(kid_id: int, link_id: int):
     link = _managed_link_or_404(kid, link_id)
     if current_user.id not in links.link_managers(kid):
         abort(404)
+    if request.form.get("confirm") != "1" and not link.approved:
+        return render_template("parent/confirm.html", kid=kid,
+                               title=_("Let %(name)s follow %(kid)s?", name=link.parent.name, kid=kid.name),
+                               lines=[_("%(name)s will see everything about %(kid)s that you see: lessons, stickers, "
+                                        "time, games, and the data to download.", name=link.parent.name,
+                                        kid=kid.name),
+                                      _("Approve only someone you know. You can remove them later.")],
+                               action=url_for("parent.approve_link", kid_id=kid.id, link_id=link.id),
+                               button=_("Yes, %(name)s may follow", name=link.parent.name))
     links.approve_link(link, current_user)
     db.session.commit()
     flash(_("%(name)s now follows %(kid)s.", name=link.parent.name, kid=kid.name), "ok")

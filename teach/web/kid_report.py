@@ -1,0 +1,77 @@
+"""What the parent's kid page and report show beyond the classroom's figures: the last weeks as charts, and
+everything we hold about a kid in words (lesson titles and sticker names, never ids), read from the very dict
+the JSON export writes, so the readable report cannot leave out what the download holds."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from babel.dates import format_skeleton
+from flask import g
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+from teach.lessons.practice import drill_names
+from teach.models import ParentLink, User, utcnow
+from teach.web import classroom, content, milestones, weeks
+from teach.web.charts import Bar, bar_chart
+from teach.web.extensions import db
+
+CHART_COLOURS = {"minutes": "#2f6fb0", "solved": "#2f7d4f", "stickers": "#c9821b"}
+
+
+def _day(when) -> str:
+    return format_skeleton("Md", when, locale=get_locale())
+
+
+def week_charts(last: list[weeks.Week]) -> list[tuple[str, str, object]]:
+    """The three charts, (name, caption, SVG): minutes, puzzles solved, stickers, one bar a week. Every other
+    week is named under its bar, counting back from this week, so the names never run into each other on a phone;
+    each bar says its week in full to a screen reader and on hover."""
+    def bars(value, spoken):
+        n = len(last)
+        return [Bar(value(w), ("" if (n - 1 - i) % 2 else _("this week") if i == n - 1 else _day(w.start)),
+                    _("%(start)s to %(end)s: %(what)s", start=_day(w.start), end=_day(w.end), what=spoken(value(w))))
+                for i, w in enumerate(last)]
+
+    charts = [("minutes", _("Minutes of practice, week by week"), lambda w: w.minutes,
+               lambda n: _("%(n)d minutes", n=n), _("No practice in these weeks yet.")),
+              ("solved", _("Puzzles solved, week by week"), lambda w: w.solved,
+               lambda n: ngettext("%(num)d puzzle solved", "%(num)d puzzles solved", n),
+               _("No puzzle solved in these weeks yet.")),
+              ("stickers", _("Stickers won, week by week"), lambda w: w.stickers,
+               lambda n: _("%(n)d stickers", n=n), _("No sticker won in these weeks yet."))]
+    return [(name, caption, bar_chart(bars(value, spoken), caption, empty, CHART_COLOURS[name], f"chart-{name}"))
+            for name, caption, value, spoken, empty in charts]
+
+
+def sticker_names(cat) -> dict:
+    """Every sticker by its id, as every page names it (``milestones.sticker_for``; a parent never reads an id)."""
+    return {s.id: s for s in milestones.all_stickers(cat)}
+
+
+def lesson_title(cat):
+    """A title in the page's language for any key tries are stored under: a lesson's id, a practice set's key
+    (``practice:<drill>:<level>:<seed>``); a lesson a teacher uploaded keeps its id."""
+    names = drill_names(g.lang)
+
+    def title(key: str) -> str:
+        lesson = cat.lessons.get(key)
+        if lesson is not None:
+            return lesson.title.get(g.lang)
+        parts = key.split(":")
+        if len(parts) == 4 and parts[0] == "practice" and parts[1] in names and parts[2].isdigit():
+            return _("Practice: %(topic)s, level %(level)d", topic=names[parts[1]], level=int(parts[2]))
+        return key
+
+    return title
+
+
+def everything(kid: User) -> dict:
+    """The report's page context: the export's data, who follows the kid, the charts and the counts."""
+    cat = content.catalog()
+    followers = db.session.execute(sa.select(ParentLink, User).join(User, User.id == ParentLink.parent_id)
+                                   .where(ParentLink.kid_id == kid.id).order_by(ParentLink.id)).all()
+    return {"data": classroom.kid_export(kid), "followers": followers, "stickers": sticker_names(cat),
+            "charts": week_charts(weeks.last_weeks(kid.id)), "solved": weeks.solved_ever(kid.id),
+            "lesson_title": lesson_title(cat), "made": utcnow()}
