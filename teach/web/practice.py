@@ -16,7 +16,7 @@ from flask_login import current_user
 from teach.lessons.practice import DRILLS, LEVELS, MAX_SEED, SET_SIZE, PracticeKey, drill_names, drill_pictures, generate
 from teach.lessons.step import build_step
 from teach.models import Attempt, utcnow
-from teach.web import messages, milestones
+from teach.web import messages, milestones, timing
 from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.extensions import db
@@ -71,6 +71,8 @@ def start(drill: str, level: int):
 @kid_required
 def step(drill: str, level: int, seed: int, step: int):
     s = _step_or_404(drill, level, seed, step)
+    timing.step_shown(current_user.id, str(PracticeKey(drill, level, seed)), step)
+    db.session.commit()
     game = s.position.game(getattr(s, "to_play", "black"))
     board = render_board(game.board_rows(), lang=g.lang, marks=s.marks, labels=s.position.label_points,
                          playable=True)
