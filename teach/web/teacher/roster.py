@@ -38,16 +38,27 @@ def add_kids(class_id: int):
     taken = {k.avatar for k in kids}
     cards = [classroom.new_kid(name, group, taken) for name in names]
     db.session.commit()
-    return render_template("teacher/cards.html", group=group, cards=cards, fresh=True)
+    return render_template("teacher/cards.html", group=group, cards=cards)
 
 
 @bp.get("/classes/<int:class_id>/cards")
 @teacher_required
 def cards(class_id: int):
-    """Login cards to print: the code and each kid's avatar; picture passwords are shown only when made."""
+    """Printing the cards again: picture passwords are not kept readable, so a reprinted card without one would
+    be no use; this page offers new picture passwords for everyone (or one kid, on the class page) instead."""
     group = class_or_404(class_id)
-    return render_template("teacher/cards.html", group=group,
-                           cards=[(k, None) for k in classroom.class_kids(group.id)], fresh=False)
+    kids = classroom.class_kids(group.id)
+    if not kids:
+        flash(_("No kids yet."), "error")
+        return to_class_page(group)
+    return render_template("teacher/confirm.html", title=_("Print the login cards again"),
+                           text=_("Picture passwords are kept secret, so a card can only be printed when the "
+                                  "password is new. Printing all %(n)d cards again gives every kid a new picture "
+                                  "password: the old ones stop working now. To reprint one kid's card, use “New "
+                                  "picture password” beside that kid on the class page.", n=len(kids)),
+                           button=_("Reset all and print new cards"),
+                           back=url_for("teacher.class_page", class_id=group.id),
+                           action=url_for("teacher.reset_all_pictures", class_id=group.id), fields={})
 
 
 @bp.post("/classes/<int:class_id>/kids/<int:kid_id>/pictures")
@@ -61,7 +72,7 @@ def reset_pictures(class_id: int, kid_id: int):
                          _("Make a new picture password"), url_for("teacher.class_page", class_id=group.id))
     pictures = picture_lock.new_password(kid)
     db.session.commit()
-    return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)], fresh=True)
+    return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)])
 
 
 @bp.post("/classes/<int:class_id>/pictures")
@@ -81,7 +92,7 @@ def reset_all_pictures(class_id: int):
                          _("Reset all and print new cards"), url_for("teacher.class_page", class_id=group.id))
     cards = [(kid, picture_lock.new_password(kid)) for kid in kids]
     db.session.commit()
-    return render_template("teacher/cards.html", group=group, cards=cards, fresh=True)
+    return render_template("teacher/cards.html", group=group, cards=cards)
 
 
 @bp.post("/classes/<int:class_id>/kids/<int:kid_id>/unlock")
