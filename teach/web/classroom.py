@@ -37,6 +37,8 @@ def name_problem(name: str) -> str | None:
         if ch in NAME_PUNCTUATION or unicodedata.category(ch)[0] in ("L", "M") or unicodedata.category(ch) == "Nd":
             continue
         return _("“%(name)s” may only have letters, not pictures or signs.", name=name)
+    if not any(unicodedata.category(ch)[0] == "L" for ch in name):
+        return _("“%(name)s” may only have letters, not pictures or signs.", name=name)
     return None
 
 

@@ -112,8 +112,9 @@ def time_on_task(kid_ids, since: datetime | None = None) -> TimeOnTask:
     cells = {}
     for kid_id, lesson_id, on, seconds in rows:
         on = date.fromisoformat(on) if isinstance(on, str) else on
-        if seconds:
-            cells[(kid_id, lesson_id, on)] = float(seconds)
+        seconds = round(float(seconds or 0), 2)  # SQLite's julianday arithmetic is off by microseconds
+        if seconds > 0:
+            cells[(kid_id, lesson_id, on)] = seconds
     return TimeOnTask(cells)
 
 
