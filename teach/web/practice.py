@@ -71,16 +71,18 @@ def start(drill: str, level: int):
 @kid_required
 def step(drill: str, level: int, seed: int, step: int):
     s = _step_or_404(drill, level, seed, step)
-    timing.step_shown(current_user.id, str(PracticeKey(drill, level, seed)), step)
-    db.session.commit()
     game = s.position.game(getattr(s, "to_play", "black"))
     board = render_board(game.board_rows(), lang=g.lang, marks=s.marks, labels=s.position.label_points,
                          playable=True)
     urls = {what: url_for(f"practice.{what}", drill=drill, level=level, seed=seed, step=step)
             for what in ("move", "answer", "hint")}
-    return render_template("kid/step.html", lesson=None, step=s, kind=s.kind, board=board, urls=urls, frames=[],
+    page = render_template("kid/step.html", lesson=None, step=s, kind=s.kind, board=board, urls=urls, frames=[],
                            level=level, index=step, total=len(practice_set(drill, level, seed)),
                            picture=drill_pictures()[drill])
+    # noted once the page is drawn: the commit then cannot send the page back to the database for the kid
+    timing.step_shown(current_user.id, str(PracticeKey(drill, level, seed)), step)
+    db.session.commit()
+    return page
 
 
 def _next_url(drill: str, level: int, seed: int, step: int) -> str:

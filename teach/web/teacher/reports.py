@@ -45,28 +45,42 @@ def _dashboard_data(group: Group) -> dict:
     games = _games_played(group)
     topics = [(t, [l for l in lessons if l.topic == t.id]) for t in cat.topics]
     topics = [(t, ls) for t, ls in topics if ls]
+    by_kid: dict[int, dict[str, classroom.Cell]] = {k.id: {} for k in kids}
+    for (kid_id, lesson_id), cell in grid.cells.items():
+        if kid_id in by_kid:
+            by_kid[kid_id][lesson_id] = cell
+    homework_of: dict[int, list[str]] = {k.id: [] for k in kids}
+    for (kid_id, lesson_id) in due:
+        if kid_id in homework_of and lesson_id in cat.lessons:
+            homework_of[kid_id].append(lesson_id)
+    blank = classroom.Cell()
     rows, summary = [], []
     for k in kids:
+        kid_id, mine = k.id, by_kid[k.id]
         cells = []
         for lesson in lessons:
-            c, d = grid.get(k.id, lesson.id), due.get((k.id, lesson.id))
+            c, d = mine.get(lesson.id, blank), due.get((kid_id, lesson.id))
             late = d is not None and d < today and c.finished is None
-            cells.append((c, " ".join(name for name, on in (("done", c.finished), ("stuck", c.stuck),
-                                                            ("overdue", late), ("not-assigned", d is None)) if on),
-                          d))
+            css = " ".join(name for name, on in (("done", c.finished), ("stuck", c.stuck), ("overdue", late),
+                                                 ("not-assigned", d is None)) if on)
+            mark = "★" * c.stars + "☆" * (3 - c.stars) if c.finished else ("·" if d else "")
+            tries = f"{c.attempts}× {timing.minutes(c.seconds)}′" + (f" 💡{c.hints}" if c.hints else "") \
+                if c.attempts else ""
+            cells.append((css, mark, tries))
         rows.append((k, cells))
-        homework = [lid for (kid_id, lid) in due if kid_id == k.id and lid in cat.lessons]
+        on_map = [mine[l.id] for l in lessons if l.id in mine]
+        finished = {lid for lid, c in mine.items() if c.finished}
         summary.append({
             "kid": k,
-            "finished": sum(1 for l in lessons if grid.get(k.id, l.id).finished),
-            "stars": sum(grid.get(k.id, l.id).stars for l in lessons),
-            "homework_done": sum(1 for lid in homework if grid.get(k.id, lid).finished),
-            "homework": len(homework),
-            "tries": sum(c.attempts for (kid_id, _lid), c in grid.cells.items() if kid_id == k.id),
-            "today": grid.time.day(k.id, class_day), "week": grid.time.week(k.id, class_day),
-            "total": grid.time.total(k.id),
-            "topics": [(t, sum(1 for l in ls if grid.get(k.id, l.id).finished), len(ls)) for t, ls in topics],
-            "games": games.get(k.id, (0, 0)),
+            "finished": sum(1 for c in on_map if c.finished),
+            "stars": sum(c.stars for c in on_map),
+            "homework_done": sum(1 for lid in homework_of[kid_id] if lid in finished),
+            "homework": len(homework_of[kid_id]),
+            "tries": sum(c.attempts for c in mine.values()),
+            "today": grid.time.day(kid_id, class_day), "week": grid.time.week(kid_id, class_day),
+            "total": grid.time.total(kid_id),
+            "topics": [(t, sum(1 for l in ls if l.id in finished), len(ls)) for t, ls in topics],
+            "games": games.get(kid_id, (0, 0)),
         })
     overdue = sorted(((by_id[kid_id], cat.lessons[lid], d) for (kid_id, lid), d in due.items()
                       if d < today and lid in cat.lessons and grid.get(kid_id, lid).finished is None),
