@@ -251,6 +251,11 @@ def test_the_csv_and_both_dashboards_show_the_same_time_and_never_minus_zero(dem
     assert teacher_minutes == "4"
     assert re.search(r'data-minutes="(\d+)"', week_page).group(1) == teacher_minutes
     assert f"⏱ {teacher_minutes} 分钟" in parent.get(f"/family/kids/{mingming}", headers=ZH).get_data(as_text=True)
+    # the kid's page: per day, the week and per lesson, the same figure
+    kid_page = client.get(f"/teach/classes/{class_id}/kids/{mingming}", headers=ZH).get_data(as_text=True)
+    assert f'data-week-minutes="{teacher_minutes}"' in kid_page and "学习时间" in kid_page
+    assert re.findall(r'data-lesson="web-first" data-minutes="(\d+)"', kid_page) == [teacher_minutes]
+    assert 1 <= len(re.findall(r'data-day="[\d-]+" data-minutes="\d+"', kid_page)) <= 2  # 210 s: one day, or two at midnight
 
 
 def test_showing_a_step_is_noted_and_a_one_move_puzzle_then_takes_time(demo):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import date
+from datetime import date, timedelta
 
 import sqlalchemy as sa
 from flask import Response, abort, g, render_template, request
@@ -213,7 +213,14 @@ def kid_detail(class_id: int, kid_id: int):
     cat = content.catalog()
     attempts = db.session.scalars(sa.select(Attempt).where(Attempt.kid_id == kid.id)
                                   .order_by(Attempt.id.desc()).limit(20)).all()
+    spent = timing.time_on_task([kid.id])
+    today = timing.today()
+    days = [(today - timedelta(days=n), spent.day(kid.id, today - timedelta(days=n))) for n in range(14)]
+    by_lesson = sorted({lid: spent.lesson(kid.id, lid) for (_k, lid, _d) in spent.cells}.items(),
+                       key=lambda x: -x[1])
     return render_template("teacher/kid.html", group=group, kid=kid, catalog=cat,
+                           days=days, week=spent.week(kid.id, today), total=spent.total(kid.id),
+                           by_lesson=by_lesson, minutes=timing.minutes,
                            timeline=classroom.timeline(kid, cat), weak=classroom.weak_topics(kid, cat),
                            attempts=attempts, games=games.recent_for(kid.id), now=utcnow(),
                            **links.kid_links(kid, current_user))
