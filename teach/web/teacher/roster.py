@@ -28,13 +28,13 @@ def add_kids(class_id: int):
     kids = classroom.class_kids(group.id) + classroom.class_kids(group.id, archived=True)
     names, problems = classroom.parse_names(KidNamesForm().names.data, {k.name.casefold() for k in kids})
     if problems:
-        for p in problems[:20]:
-            flash(p, "error")
+        shown = problems[:20]
         if len(problems) > 20:
-            flash(_("… and %(n)d more problems.", n=len(problems) - 20), "error")
-        flash(_("Nobody was added. Fix the list and send it again."), "error")
-        # the list stays in the box, so the teacher fixes one line instead of typing every name again
-        return render_class_page(group, 400, names=KidNamesForm().names.data or "")
+            shown.append(_("… and %(n)d more problems.", n=len(problems) - 20))
+        shown.append(_("Nobody was added. Fix the list and send it again."))
+        # the list stays in the box, with its problems beside it, so the teacher fixes one line instead of
+        # typing every name again
+        return render_class_page(group, 400, names=KidNamesForm().names.data or "", name_problems=shown)
     taken = {k.avatar for k in kids}
     cards = [classroom.new_kid(name, group, taken) for name in names]
     db.session.commit()
