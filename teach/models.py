@@ -241,6 +241,20 @@ class Attempt(db.Model):
     finished_at: Mapped[datetime | None]
 
 
+class StepShown(db.Model):
+    """A lesson or practice step put in front of a kid: time on task is measured from here (``teach.web.timing``),
+    so a one-move puzzle counts the thinking before the move, not the zero seconds from its first move to its end."""
+
+    __tablename__ = "step_shown"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"))
+    lesson_id: Mapped[str] = mapped_column(sa.String(80))  # a lesson id or a practice key, as attempts store it
+    step: Mapped[int]
+    shown_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (sa.Index("ix_step_shown_kid_shown_at", "kid_id", "shown_at"),)
+
+
 class StickerAward(db.Model):
     """A sticker in a kid's sticker book; the unique constraint makes double clicks and two tabs harmless."""
 

@@ -15,7 +15,8 @@ import pytest
 import sqlalchemy as sa
 
 from teach.models import (Assignment, Attempt, Group, LessonProgress, LinkInvitation, Membership, MissedCapture,
-                          ParentLink, PlayedGame, ProofJob, StickerAward, TeacherInvitation, TeacherLesson, User)
+                          ParentLink, PlayedGame, ProofJob, StepShown, StickerAward, TeacherInvitation, TeacherLesson,
+                          User)
 from teach.web.extensions import db
 
 ANON, KID, OTHER_KID, TEACHER, OTHER_TEACHER, PARENT, OTHER_PARENT = (
@@ -92,7 +93,8 @@ EXPECT = {
     ("teacher.delete_own_lesson", "POST"): ({"lesson_pk": "{own_lesson}"}, None, teacher_only(302)),
     ("teacher.class_page", "GET"): ({"class_id": "{class}"}, None, teacher_only(200)),
     ("teacher.rename_class", "POST"): ({"class_id": "{class}"}, {"name": "Renamed"}, teacher_only(302)),
-    ("teacher.archive_class", "POST"): ({"class_id": "{class}"}, {"archived": "1"}, teacher_only(302)),
+    ("teacher.archive_class", "POST"): ({"class_id": "{class}"}, {"archived": "1", "confirm": "1"},
+                                        teacher_only(302)),
     ("teacher.new_class_code", "POST"): ({"class_id": "{class}"}, None, teacher_only(302)),
     ("teacher.add_teacher", "POST"): ({"class_id": "{class}"}, {"email": "zhao@example.com"}, teacher_only(302)),
     ("teacher.add_kids", "POST"): ({"class_id": "{class}"}, {"names": "Newkid"}, teacher_only(200)),
@@ -102,18 +104,21 @@ EXPECT = {
     ("teacher.mistakes", "GET"): ({"class_id": "{class}", **PUZZLE}, None, teacher_only(200)),
     ("teacher.assign", "POST"): ({"class_id": "{class}"}, {"what": "lesson:web-first", "due": "{today}"},
                                  teacher_only(302)),
-    ("teacher.unassign", "POST"): ({"class_id": "{class}", "assignment_id": "{assignment}"}, None,
+    ("teacher.unassign", "POST"): ({"class_id": "{class}", "assignment_id": "{assignment}"}, {"confirm": "1"},
                                    teacher_only(302)),
     ("teacher.kid_detail", "GET"): ({"class_id": "{class}", "kid_id": "{kid}"}, None, teacher_only(200)),
     ("teacher.replay", "GET"): ({"class_id": "{class}", "kid_id": "{kid}", "attempt_id": "{attempt}"}, None,
                                 teacher_only(200)),
-    ("teacher.reset_pictures", "POST"): ({"class_id": "{class}", "kid_id": "{kid}"}, None, teacher_only(200)),
+    ("teacher.reset_pictures", "POST"): ({"class_id": "{class}", "kid_id": "{kid}"}, {"confirm": "1"},
+                                         teacher_only(200)),
+    ("teacher.reset_all_pictures", "POST"): ({"class_id": "{class}"}, {"confirm": "1"}, teacher_only(200)),
     ("teacher.unlock_kid", "POST"): ({"class_id": "{class}", "kid_id": "{kid}"}, None, teacher_only(302)),
-    ("teacher.archive_kid", "POST"): ({"class_id": "{class}", "kid_id": "{kid}"}, {"archived": "1"},
+    ("teacher.archive_kid", "POST"): ({"class_id": "{class}", "kid_id": "{kid}"}, {"archived": "1", "confirm": "1"},
                                       teacher_only(302)),
     ("teacher.move_kid", "POST"): ({"class_id": "{class}", "kid_id": "{kid}"}, {"to": "{other_class}"},
                                    teacher_only(404)),  # the other class is not this teacher's
-    ("teacher.remove_kid", "POST"): ({"class_id": "{class}", "kid_id": "{kid}"}, None, teacher_only(302)),
+    ("teacher.remove_kid", "POST"): ({"class_id": "{class}", "kid_id": "{kid}"}, {"confirm": "1"},
+                                     teacher_only(302)),
     ("parent.home", "GET"): ({}, None, parent_only(200, 200)),
     ("parent.link", "POST"): ({}, {"code": "not-a-code"}, parent_only(302, 302)),
     ("parent.create_family", "POST"): ({}, {"name": "Home"}, parent_only(302, 302)),
@@ -243,7 +248,7 @@ def snapshot() -> dict:
     """Every row the pages could change."""
     tables = {}
     for model in (User, Group, Membership, ParentLink, Assignment, Attempt, LessonProgress, StickerAward,
-                  TeacherLesson, LinkInvitation, TeacherInvitation, ProofJob, PlayedGame, MissedCapture):
+                  TeacherLesson, LinkInvitation, TeacherInvitation, ProofJob, PlayedGame, MissedCapture, StepShown):
         rows = db.session.execute(sa.select(model.__table__)).all()
         tables[model.__tablename__] = sorted(tuple(str(v) for v in row) for row in rows)
     return tables
@@ -470,3 +475,32 @@ def test_a_teacher_reaching_through_their_own_class_for_another_class_s_things_g
     with app.app_context():
         assert snapshot() == before
 
+
+# ---------------------------------------------------------------------- asking first
+# what cannot be taken back, or changes a kid's sign-in, asks first: the kid's own teacher gets the question
+# (200) and nothing changes until the same form comes back with confirm=1
+ASK_FIRST = ["teacher.archive_class", "teacher.unassign", "teacher.reset_pictures", "teacher.reset_all_pictures",
+             "teacher.archive_kid", "teacher.remove_kid"]
+
+
+@pytest.mark.parametrize("endpoint", ASK_FIRST)
+def test_the_teacher_is_asked_first_and_the_question_changes_nothing(app, endpoint):
+    from flask import url_for
+
+    with app.app_context():
+        world = build_world()
+    url_args, body, _answers = EXPECT[(endpoint, "POST")]
+    args = world["args"]
+    with app.test_request_context():
+        url = url_for(endpoint, **{k: _fill(v, args) for k, v in url_args.items()})
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["_user_id"] = str(world["users"][TEACHER])
+    with app.app_context():
+        before = snapshot()
+    data = {k: _fill(v, args) for k, v in body.items() if k != "confirm"}
+    response = client.post(url, data=data)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200 and 'name="confirm" value="1"' in page and f'action="{url}"' in page
+    with app.app_context():
+        assert snapshot() == before

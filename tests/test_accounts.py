@@ -109,7 +109,7 @@ def test_a_picture_reset_signs_out_a_stolen_kid_session(demo):
     stolen = kid_cookie(demo, "CAT234", lily, ["star", "apple", "sun"])
     teacher = demo.test_client()
     login(teacher, "teacher@example.com", "black-cat-42")
-    assert teacher.post(f"/teach/classes/{class_id}/kids/{lily}/pictures").status_code == 200
+    assert teacher.post(f"/teach/classes/{class_id}/kids/{lily}/pictures", data={"confirm": "1"}).status_code == 200
     assert not signed_in_as(demo, stolen, "/learn/")
     # the parent's reset does the same
     stolen = kid_cookie(demo, "CAT234", mingming, ["cat", "fish", "moon"])
@@ -128,7 +128,7 @@ def test_archiving_a_kid_ends_their_sessions_even_once_restored(demo):
     session = kid_cookie(demo, "CAT234", tom, ["moon", "moon", "star"])
     teacher = demo.test_client()
     login(teacher, "teacher@example.com", "black-cat-42")
-    teacher.post(f"/teach/classes/{class_id}/kids/{tom}/archive", data={"archived": "1"})
+    teacher.post(f"/teach/classes/{class_id}/kids/{tom}/archive", data={"archived": "1", "confirm": "1"})
     teacher.post(f"/teach/classes/{class_id}/kids/{tom}/archive", data={"archived": "0"})
     assert not signed_in_as(demo, session, "/learn/")
 

@@ -47,7 +47,10 @@ def test_a_teacher_creates_renames_archives_and_restores_a_class(demo, client):
         code = db.session.get(Group, class_id).code
     assert "Tigers" in page and code in page
     client.post(f"/teach/classes/{class_id}/rename", data={"name": "Dragons"})
-    client.post(f"/teach/classes/{class_id}/archive", data={"archived": "1"})
+    asked = client.post(f"/teach/classes/{class_id}/archive", data={"archived": "1"}, headers=EN)
+    assert asked.status_code == 200 and 'name="confirm" value="1"' in asked.get_data(as_text=True)
+    assert client.post("/kids", data={"code": code}).status_code == 302  # only asked: the code still works
+    client.post(f"/teach/classes/{class_id}/archive", data={"archived": "1", "confirm": "1"})
     assert client.post("/kids", data={"code": code}, headers=EN).status_code == 200  # code stops working
     client.post(f"/teach/classes/{class_id}/archive", data={"archived": "0"})
     assert client.post("/kids", data={"code": code}).status_code == 302
@@ -103,7 +106,7 @@ def test_reset_picture_password_and_unlock_a_locked_kid(demo, client):
     client.post(f"/teach/classes/{class_id}/kids/{kid}/unlock")
     with demo.app_context():
         assert not db.session.get(User, kid).locked()
-    page = client.post(f"/teach/classes/{class_id}/kids/{kid}/pictures").get_data(as_text=True)
+    page = client.post(f"/teach/classes/{class_id}/kids/{kid}/pictures", data={"confirm": "1"}).get_data(as_text=True)
     pictures = re.search(r'data-pictures="([a-z,]+)"', page).group(1)
     if pictures != "star,apple,sun":  # the new pictures are drawn at random: rarely the old ones again
         assert kid_client.post(f"/kids/CAT234/{kid}", data={"pictures": "star,apple,sun"}).status_code == 200
@@ -116,10 +119,10 @@ def test_move_archive_restore_and_remove_kids(demo, client):
     other = int(client.post("/teach/classes", data={"name": "Tigers"}).headers["Location"].rsplit("/", 1)[1])
     tom, lily, hong = kid_id(demo, "Tom"), kid_id(demo, "Lily"), kid_id(demo, "小红")
     client.post(f"/teach/classes/{class_id}/kids/{tom}/move", data={"to": other})
-    client.post(f"/teach/classes/{class_id}/kids/{lily}/archive", data={"archived": "1"})
+    client.post(f"/teach/classes/{class_id}/kids/{lily}/archive", data={"archived": "1", "confirm": "1"})
     assert "Lily" not in client.get("/kids/CAT234").get_data(as_text=True)
     client.post(f"/teach/classes/{class_id}/kids/{lily}/archive", data={"archived": "0"})
-    client.post(f"/teach/classes/{class_id}/kids/{hong}/remove")
+    client.post(f"/teach/classes/{class_id}/kids/{hong}/remove", data={"confirm": "1"})
     with demo.app_context():
         assert db.session.scalar(sa.select(Membership.group_id).where(Membership.user_id == tom)) == other
         assert not db.session.get(User, lily).archived
@@ -304,6 +307,7 @@ def test_dashboard_shows_progress_stuck_and_overdue_and_the_mistake_map(demo, cl
     _play_wrong_then_right(demo, "明明", "cat,fish,moon", "D4")
     _play_wrong_then_right(demo, "Lily", "star,apple,sun", "D4")
     _play_wrong_then_right(demo, "Tom", "moon,moon,star", "F6")
+    _play_wrong_then_right(demo, "小红", "flower,tree,cat", None)  # right at the first try
     teacher_login(client)
     class_id = demo_class(demo)
     client.post(f"/teach/classes/{class_id}/assignments",
@@ -324,7 +328,10 @@ def test_dashboard_shows_progress_stuck_and_overdue_and_the_mistake_map(demo, cl
     assert mistakes == {"D4": "2", "F6": "1"}
     replies = re.findall(r'data-move="D4" data-kids="\d+" data-reply="(\w+)"', r.get_data(as_text=True))
     assert replies == ["E4"]  # the reader's refutation: the mouse runs out
-    assert "3 kids found a right first move" in r.get_data(as_text=True)
+    # each kid counted once, by their first try: the three listed under a wrong move are not "right at once"
+    tally = re.search(r'data-right-first="(\d+)" data-right-later="(\d+)" data-not-yet="(\d+)"', r.get_data(as_text=True))
+    assert tally.groups() == ("1", "3", "0")
+    assert "Right on the first try: 1 kids" in r.get_data(as_text=True)
     assert client.get(f"/teach/classes/{class_id}/mistakes/web-first/0").status_code == 404  # not a puzzle
     csv = client.get(f"/teach/classes/{class_id}/progress.csv").get_data(as_text=True)
     assert "kid,lesson,title,stars" in csv and "Lily,web-first" in csv
@@ -342,7 +349,8 @@ def _bench():
 
 @pytest.mark.db
 def test_the_dashboard_runs_a_constant_number_of_queries(tmp_path):
-    """40 kids × 60 assigned lessons, with progress and attempts everywhere: at most 10 queries."""
+    """40 kids × 80 lessons on the map (60 of them homework), with progress, steps shown, attempts and games
+    everywhere: the whole class on the whole map in at most 12 queries."""
     from flask_migrate import downgrade, upgrade
 
     from teach.web import create_app
@@ -350,12 +358,12 @@ def test_the_dashboard_runs_a_constant_number_of_queries(tmp_path):
 
     bench = _bench()
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url(tmp_path),
-                      "LESSONS_DIR": str(bench.many_lessons(tmp_path, 60))})
+                      "LESSONS_DIR": str(bench.many_lessons(tmp_path, 80))})
     app.test_client_class = CSRFClient
     with app.app_context():
         downgrade(revision="base")
         upgrade()
-        class_id = bench.fill_class(kids=40, lessons=60)
+        class_id = bench.fill_class(kids=40, lessons=80, assigned=60)
     client = app.test_client()
     teacher_login(client, "bench@example.com", "bench-password")
     statements = []
@@ -369,8 +377,11 @@ def test_the_dashboard_runs_a_constant_number_of_queries(tmp_path):
             r = client.get(f"/teach/classes/{class_id}/dashboard")
         finally:
             sa.event.remove(db.engine, "before_cursor_execute", count)
-        assert r.status_code == 200 and r.get_data(as_text=True).count("<tr>") == 41
-        assert len(statements) <= 10, statements
+        page = r.get_data(as_text=True)
+        assert r.status_code == 200 and page.count('<tr class="kid-summary"') == 40
+        assert page.count("<tr><th><a ") == 40 and page.count('<td class="') >= 40 * 80  # every lesson of the map
+        assert 0 < sum(int(n) for n in re.findall(r'data-games="(\d+)"', page))  # games played are shown
+        assert len(statements) <= 12, statements
         db.session.remove()
         downgrade(revision="base")
         db.engine.dispose()

@@ -89,8 +89,13 @@ def login():
             form.password.errors.append(_("That email and password do not match."))
         else:
             login_user(user)
-            return redirect(safe_next(request.args.get("next")) or url_for("main.home"))
+            return redirect(safe_next(request.args.get("next")) or landing(user))
     return render_template("auth/login.html", form=form)
+
+
+def landing(user: User) -> str:
+    """Where an adult arrives after signing in or up: a teacher on their classes, anyone else on the front door."""
+    return url_for("teacher.classes") if user.role == "teacher" else url_for("main.home")
 
 
 def _signup_refused(form: SignupForm) -> None:
@@ -120,7 +125,7 @@ def signup():
                 _signup_refused(form)
             else:
                 login_user(user)
-                return redirect(url_for("main.home"))
+                return redirect(landing(user))
     return render_template("auth/signup.html", form=form)
 
 

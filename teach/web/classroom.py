@@ -16,15 +16,14 @@ from flask_login import current_user
 from flask_babel import gettext as _
 
 from teach.models import (AVATARS, PASSWORD_PICTURES, Assignment, Attempt, Group, LessonProgress, LinkInvitation,
-                          Membership, MissedCapture, ParentLink, PlayedGame, StickerAward, TeacherLesson, User,
-                          utcnow)
-from teach.web import milestones
+                          Membership, MissedCapture, ParentLink, PlayedGame, StepShown, StickerAward, TeacherLesson,
+                          User, utcnow)
+from teach.web import milestones, timing
 from teach.web.extensions import db
 
 NAME_MAX = 40
 BULK_MAX = 100  # kids added in one go (a list of 10,000 lines is refused whole, with a message)
 PICTURE_COUNT = 3
-ATTEMPT_CAP = 600  # seconds one attempt may count for: a tab left open all night is not practice
 NAME_PUNCTUATION = set(" -'.·")
 
 
@@ -34,8 +33,11 @@ def name_problem(name: str) -> str | None:
     if len(name) > NAME_MAX:
         return _("“%(name)s” is too long (at most %(n)d letters).", name=name[:NAME_MAX] + "…", n=NAME_MAX)
     for ch in name:
-        if ch in NAME_PUNCTUATION or unicodedata.category(ch)[0] in ("L", "M"):
+        # digits too: two Bens in a class are "Ben 2" and "Ben 3" (a name is still never only pictures or signs)
+        if ch in NAME_PUNCTUATION or unicodedata.category(ch)[0] in ("L", "M") or unicodedata.category(ch) == "Nd":
             continue
+        return _("“%(name)s” may only have letters, not pictures or signs.", name=name)
+    if not any(unicodedata.category(ch)[0] == "L" for ch in name):
         return _("“%(name)s” may only have letters, not pictures or signs.", name=name)
     return None
 
@@ -80,20 +82,6 @@ def new_kid(name: str, group: Group, avatars_taken: set[str]) -> tuple[User, lis
 
 
 # ---------------------------------------------------------------------- progress in constant queries
-def _seconds(started, finished):
-    """Seconds between two timestamps, in SQL that SQLite and PostgreSQL both run, capped per attempt."""
-    if db.engine.dialect.name == "sqlite":
-        raw = (sa.func.julianday(finished) - sa.func.julianday(started)) * 86400.0
-    else:
-        raw = sa.func.extract("epoch", finished - started)
-    return sa.case((raw > ATTEMPT_CAP, ATTEMPT_CAP), else_=raw)
-
-
-def attempt_seconds():
-    """The seconds one attempt counts for, as a SQL expression (capped like the dashboards' time)."""
-    return _seconds(Attempt.started_at, sa.func.coalesce(Attempt.finished_at, Attempt.started_at))
-
-
 @dataclass
 class Cell:
     """One kid on one lesson."""
@@ -115,6 +103,7 @@ class Cell:
 @dataclass
 class Grid:
     cells: dict[tuple[int, str], Cell] = field(default_factory=dict)
+    time: timing.TimeOnTask = field(default_factory=timing.TimeOnTask)
 
     def get(self, kid_id: int, lesson_id: str) -> Cell:
         return self.cells.get((kid_id, lesson_id)) or Cell()
@@ -127,18 +116,19 @@ def progress_grid(kid_ids, lesson_ids=None) -> Grid:
     progress = sa.select(LessonProgress.kid_id, LessonProgress.lesson_id, LessonProgress.stars,
                          LessonProgress.finished_at, LessonProgress.hints).where(LessonProgress.kid_id.in_(kid_ids))
     attempts = (sa.select(Attempt.kid_id, Attempt.lesson_id, sa.func.count(),
-                          sa.func.sum(sa.case((Attempt.result == "failed", 1), else_=0)),
-                          sa.func.sum(_seconds(Attempt.started_at, sa.func.coalesce(Attempt.finished_at,
-                                                                                    Attempt.started_at))))
+                          sa.func.sum(sa.case((Attempt.result == "failed", 1), else_=0)))
                 .where(Attempt.kid_id.in_(kid_ids)).group_by(Attempt.kid_id, Attempt.lesson_id))
     if lesson_ids is not None:
         progress = progress.where(LessonProgress.lesson_id.in_(lesson_ids))
         attempts = attempts.where(Attempt.lesson_id.in_(lesson_ids))
     for kid_id, lesson_id, stars, finished, hints in db.session.execute(progress):
         grid.cells[(kid_id, lesson_id)] = Cell(stars=stars or 0, finished=finished, hints=hints or 0, started=True)
-    for kid_id, lesson_id, count, failed, seconds in db.session.execute(attempts):
+    for kid_id, lesson_id, count, failed in db.session.execute(attempts):
         cell = grid.cells.setdefault((kid_id, lesson_id), Cell(started=True))
-        cell.attempts, cell.failed, cell.seconds = count, int(failed or 0), float(seconds or 0)
+        cell.attempts, cell.failed = count, int(failed or 0)
+    grid.time = timing.time_on_task(kid_ids)  # the one measure of time, shared with the parents' pages
+    for (kid_id, lesson_id), cell in grid.cells.items():
+        cell.seconds = grid.time.lesson(kid_id, lesson_id)
     return grid
 
 
@@ -229,6 +219,9 @@ def kid_export(kid: User) -> dict:
                       "hints": a.hints, "started_at": when(a.started_at), "finished_at": when(a.finished_at)}
                      for a in db.session.scalars(sa.select(Attempt).where(Attempt.kid_id == kid.id)
                                                  .order_by(Attempt.id))],
+        "steps_shown": [{"lesson": v.lesson_id, "step": v.step, "shown_at": when(v.shown_at)}
+                        for v in db.session.scalars(sa.select(StepShown).where(StepShown.kid_id == kid.id)
+                                                    .order_by(StepShown.id))],
         "stickers": [{"sticker": s.sticker_id, "awarded_at": when(s.awarded_at)}
                      for s in db.session.scalars(sa.select(StickerAward).where(StickerAward.kid_id == kid.id)
                                                  .order_by(StickerAward.id))],
@@ -250,7 +243,8 @@ def kid_export(kid: User) -> dict:
 def delete_kid(kid: User) -> None:
     """Remove the kid and every row about them (explicitly: SQLite does not cascade without a pragma)."""
     for model, column in ((MissedCapture, MissedCapture.kid_id), (PlayedGame, PlayedGame.kid_id),
-                          (Attempt, Attempt.kid_id), (LessonProgress, LessonProgress.kid_id),
+                          (Attempt, Attempt.kid_id), (StepShown, StepShown.kid_id),
+                          (LessonProgress, LessonProgress.kid_id),
                           (StickerAward, StickerAward.kid_id), (ParentLink, ParentLink.kid_id),
                           (LinkInvitation, LinkInvitation.kid_id),
                           (Membership, Membership.user_id)):

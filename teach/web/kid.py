@@ -13,7 +13,7 @@ from flask_login import current_user
 from teach.go import Game
 from teach.lessons.practice import SET_SIZE, drill_names, drill_pictures
 from teach.models import Assignment, Attempt, LessonProgress, Membership, StickerAward, utcnow
-from teach.web import classroom, content, messages, milestones
+from teach.web import classroom, content, messages, milestones, timing
 from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.extensions import db
@@ -184,6 +184,7 @@ def step(lesson_id: str, step: int):
     p = _progress_for(lesson)
     if p.finished_at is None and step > p.step:
         return redirect(url_for("kid.step", lesson_id=lesson.id, step=p.step))
+    timing.step_shown(current_user.id, lesson.id, step)
     db.session.commit()
     s = lesson.steps[step]
     kind = s.kind

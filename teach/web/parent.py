@@ -20,7 +20,7 @@ from flask_login import current_user
 
 from teach.lessons.practice import drill_names
 from teach.models import Attempt, Group, Membership, ParentLink, StickerAward, User, utcnow
-from teach.web import classroom, content, games, kid_report, links, milestones, picture_lock, weeks
+from teach.web import classroom, content, games, kid_report, links, milestones, picture_lock, timing, weeks
 from teach.web.access import parent_required
 from teach.web.extensions import db, limiter
 
@@ -75,7 +75,7 @@ def _summary(kid: User, grid, cat) -> dict:
     stickers = db.session.scalar(sa.select(sa.func.count()).select_from(StickerAward)
                                  .where(StickerAward.kid_id == kid.id))
     return {"kid": kid, "week": classroom.this_week(kid, grid, cat), "stars": sum(c.stars for c in cells),
-            "stickers": stickers, "minutes": round(sum(c.seconds for c in cells) / 60),
+            "stickers": stickers, "minutes": timing.minutes(grid.time.total(kid.id)),
             "next": classroom.next_to_practise(kid, content.ordered_lessons(), grid)}
 
 
@@ -209,14 +209,14 @@ def week(kid_id: int):
     new_stickers = [milestones.sticker_for(a.sticker_id, cat) for a in db.session.scalars(
         sa.select(StickerAward).where(StickerAward.kid_id == kid.id, StickerAward.awarded_at >= since)
         .order_by(StickerAward.awarded_at))]
-    seconds, puzzles = db.session.execute(
-        sa.select(sa.func.sum(classroom.attempt_seconds()), sa.func.count())
-        .where(Attempt.kid_id == kid.id, Attempt.started_at >= since)).one()
+    puzzles = db.session.scalar(sa.select(sa.func.count()).where(Attempt.kid_id == kid.id,
+                                                                 Attempt.started_at >= since))
+    seconds = grid.time.week(kid.id, timing.today())  # the teacher's figure, over the last seven days
     due = [a for a in classroom.assignments_for(kid) if a.is_practice or (
         a.lesson_id in cat.lessons and grid.get(kid.id, a.lesson_id).finished is None)]
     s["next"] = _practise_next(kid, grid, cat)
     return render_template("parent/week.html", kid=kid, s=s, since=since.date(), until=now.date(),
-                           finished=finished, new_stickers=new_stickers, minutes=round(float(seconds or 0) / 60),
+                           finished=finished, new_stickers=new_stickers, minutes=timing.minutes(seconds),
                            tries=puzzles, solved=weeks.last_weeks(kid.id, 1, now)[0].solved, assignments=due,
                            catalog=cat, practice_names=drill_names(g.lang),
                            weak=classroom.weak_topics(kid, cat)[:3], today=now.date())

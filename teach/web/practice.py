@@ -16,7 +16,7 @@ from flask_login import current_user
 from teach.lessons.practice import DRILLS, LEVELS, MAX_SEED, SET_SIZE, PracticeKey, drill_names, drill_pictures, generate
 from teach.lessons.step import build_step
 from teach.models import Attempt, utcnow
-from teach.web import messages, milestones
+from teach.web import messages, milestones, timing
 from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.extensions import db
@@ -76,9 +76,13 @@ def step(drill: str, level: int, seed: int, step: int):
                          playable=True)
     urls = {what: url_for(f"practice.{what}", drill=drill, level=level, seed=seed, step=step)
             for what in ("move", "answer", "hint")}
-    return render_template("kid/step.html", lesson=None, step=s, kind=s.kind, board=board, urls=urls, frames=[],
+    page = render_template("kid/step.html", lesson=None, step=s, kind=s.kind, board=board, urls=urls, frames=[],
                            level=level, index=step, total=len(practice_set(drill, level, seed)),
                            picture=drill_pictures()[drill])
+    # noted once the page is drawn: the commit then cannot send the page back to the database for the kid
+    timing.step_shown(current_user.id, str(PracticeKey(drill, level, seed)), step)
+    db.session.commit()
+    return page
 
 
 def _next_url(drill: str, level: int, seed: int, step: int) -> str:

@@ -5,7 +5,7 @@ week, however many wrong tries came before: a kid who taps ten wrong points and 
 puzzle, not eleven. The tries are kept beside it, since a parent may want to know how hard the week was.
 
 Weeks end now (the last 7 days, the 7 before...), the same window as the weekly summary, so no midnight of any
-time zone cuts a week in two. Two queries whatever the number of weeks or tries.
+time zone cuts a week in two (time is counted in the class's local days, as time on task is). Three queries whatever the number of weeks or tries.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 
 from teach.models import Attempt, StickerAward, utcnow
-from teach.web import classroom
+from teach.web import timing
 from teach.web.extensions import db
 
 WEEKS = 8  # two months: enough to see a habit, few enough bars for a phone
@@ -48,17 +48,21 @@ def last_weeks(kid_id: int, weeks: int = WEEKS, now: datetime | None = None) -> 
             return None
         return found[min(int((when - since) / timedelta(days=7)), weeks - 1)]
 
-    # the time of a try is the classroom's measure (one definition for the teacher's and the parent's figures)
+    # time is the classroom's measure, time on task (one definition for the teacher's and the parent's figures),
+    # counted in the class's local days: the last week is the seven days up to today, as on the teacher's page
+    spent = timing.time_on_task([kid_id], since - timedelta(days=1))
+    today = timing.today()
+    for i, week in enumerate(found):
+        last = today - timedelta(days=7 * (weeks - 1 - i))
+        week.seconds = spent.days(kid_id, last - timedelta(days=6), last)
     solved: dict[int, set[tuple[str, int]]] = {}
-    for lesson_id, step, result, started, seconds in db.session.execute(
-            sa.select(Attempt.lesson_id, Attempt.step, Attempt.result, Attempt.started_at,
-                      classroom.attempt_seconds())
+    for lesson_id, step, result, started in db.session.execute(
+            sa.select(Attempt.lesson_id, Attempt.step, Attempt.result, Attempt.started_at)
             .where(Attempt.kid_id == kid_id, Attempt.started_at >= since)):
         week = week_of(started)
         if week is None:
             continue
         week.tries += 1
-        week.seconds += max(float(seconds or 0), 0.0)
         if result == "solved":
             solved.setdefault(id(week), set()).add((lesson_id, step))
     for week in found:

@@ -6,18 +6,19 @@ from __future__ import annotations
 import secrets
 from datetime import date
 
-from flask import abort, flash
+import sqlalchemy as sa
+from flask import abort, flash, g, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from teach.models import Assignment
+from teach.models import Assignment, Group
 from teach.web import classroom, content
 from teach.web.access import teacher_required
 from teach.web.extensions import db
 
 from . import bp
 from .forms import AssignForm
-from .scope import class_or_404, remove_from_class, to_class_page
+from .scope import ask_first, class_or_404, confirmed, remove_from_class, to_class_page
 
 
 @bp.post("/classes/<int:class_id>/assignments")
@@ -54,13 +55,35 @@ def assign(class_id: int):
         if not set(chosen) <= in_class:
             abort(404)
     drill, level, seed = (practice.drill, practice.level, practice.seed) if practice else (None, None, None)
-    for lesson_id in lesson_ids:
+    # the class's row is written first: two sends of the same form (a double tap, two tabs) queue here, and the
+    # second one sees what the first one assigned
+    db.session.execute(sa.update(Group).where(Group.id == group.id).values(name=Group.name))
+    given = db.session.execute(sa.select(Assignment.lesson_id, Assignment.kid_ids).where(
+        Assignment.group_id == group.id, Assignment.lesson_id.in_(lesson_ids))).all()
+    new = [i for i in lesson_ids if not any(already_covers(kids, chosen) for lid, kids in given if lid == i)]
+    if not new:
+        db.session.rollback()
+        flash(_("That is assigned already (to these kids); delete the old assignment to change its day."), "error")
+        return to_class_page(group)
+    for lesson_id in new:
         db.session.add(Assignment(group_id=group.id, lesson_id=lesson_id, topic_id=topic_id,
                                   kid_ids=chosen or None, due_on=due, created_by=current_user.id,
                                   practice_topic=drill, practice_level=level, practice_seed=seed))
     db.session.commit()
-    flash(_("Assigned."), "ok")
+    if len(new) < len(lesson_ids):
+        flash(_("Assigned %(n)d lessons; %(m)d of the topic were assigned already.", n=len(new),
+                m=len(lesson_ids) - len(new)), "ok")
+    else:
+        flash(_("Assigned."), "ok")
     return to_class_page(group)
+
+
+def already_covers(given_kids: list | None, chosen: list[int]) -> bool:
+    """Whether an assignment given to ``given_kids`` (None: the whole class) already reaches every chosen kid
+    (none chosen: the whole class)."""
+    if given_kids is None:
+        return True
+    return bool(chosen) and set(chosen) <= set(given_kids)
 
 
 def _practice_choice(what: str, raw_seed: str):
@@ -82,4 +105,15 @@ def _practice_choice(what: str, raw_seed: str):
 @bp.post("/classes/<int:class_id>/assignments/<int:assignment_id>/delete")
 @teacher_required
 def unassign(class_id: int, assignment_id: int):
+    group = class_or_404(class_id)
+    row = db.session.get(Assignment, assignment_id)
+    if row is None or row.group_id != group.id:
+        abort(404)
+    if not confirmed():
+        lesson = content.catalog().lessons.get(row.lesson_id)
+        what = lesson.title.get(g.lang) if lesson else _("the practice set")
+        return ask_first(_("Delete an assignment"),
+                         _("“%(what)s”, due %(day)s, disappears from the kids' maps. What they already did is kept.",
+                           what=what, day=row.due_on.isoformat()),
+                         _("Delete"), url_for("teacher.class_page", class_id=group.id))
     return remove_from_class(Assignment, assignment_id, class_id)

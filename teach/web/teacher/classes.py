@@ -18,7 +18,7 @@ from teach.web.extensions import db
 
 from . import bp
 from .forms import ArchiveForm, ClassNameForm, TeacherEmailForm, first_error
-from .scope import class_or_404, my_classes, remove_from_class, to_class_page
+from .scope import ask_first, class_or_404, confirmed, my_classes, remove_from_class, to_class_page
 
 
 @bp.get("/")
@@ -48,7 +48,11 @@ def create_class():
 @bp.get("/classes/<int:class_id>")
 @teacher_required
 def class_page(class_id: int):
-    group = class_or_404(class_id)
+    return render_class_page(class_or_404(class_id))
+
+
+def render_class_page(group: Group, status: int = 200, **form_values):
+    """The class's page; a refused form comes back on it with what the teacher typed (``form_values``)."""
     teachers = db.session.scalars(sa.select(User).join(Membership).where(
         Membership.group_id == group.id, Membership.role == "teacher").order_by(User.name)).all()
     assignments = db.session.scalars(sa.select(Assignment).where(Assignment.group_id == group.id)
@@ -62,7 +66,8 @@ def class_page(class_id: int):
                            teacher_invitations=db.session.scalars(sa.select(TeacherInvitation).where(
                                TeacherInvitation.group_id == group.id).order_by(TeacherInvitation.id)).all(),
                            waiting_links=_waiting_links(group),
-                           today=date.today(), now=utcnow(), **_practice_choices())
+                           today=date.today(), now=utcnow(), form_values=form_values,
+                           **_practice_choices()), status
 
 
 def _practice_choices() -> dict:
@@ -88,7 +93,13 @@ def rename_class(class_id: int):
 @teacher_required
 def archive_class(class_id: int):
     group = class_or_404(class_id)
-    group.archived = ArchiveForm().archived.data == "1"
+    archive = ArchiveForm().archived.data == "1"
+    if archive and not group.archived and not confirmed():
+        return ask_first(_("Archive %(name)s", name=group.name),
+                         _("The class's code stops working, so its kids cannot sign in with it; everything is "
+                           "kept, and you can restore the class at any time."),
+                         _("Archive"), url_for("teacher.class_page", class_id=group.id), archived="1")
+    group.archived = archive
     db.session.commit()
     return redirect(url_for("teacher.classes"))
 

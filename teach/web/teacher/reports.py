@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import date
+from datetime import date, timedelta
 
 import sqlalchemy as sa
 from flask import Response, abort, g, render_template, request
 from flask_login import current_user
 
-from teach.models import Assignment, Attempt, Group, User, utcnow
-from teach.web import classroom, content, games, links, messages
+from teach.models import Assignment, Attempt, Group, PlayedGame, User, utcnow
+from teach.web import classroom, content, games, links, messages, timing
 from teach.web.access import teacher_required
 from teach.web.board import render_board, rows_after
 from teach.web.extensions import db
@@ -24,38 +24,84 @@ from .scope import class_kid_or_404, class_or_404, puzzle_or_none
 
 
 def _dashboard_data(group: Group) -> dict:
-    """The grid of kids × assigned lessons, ready to draw, and who is stuck or late: a fixed number of queries."""
+    """The whole class on the whole map: every kid × every lesson of the map (homework marked), each kid's
+    lessons, stars, time on task (today, this week, in all) and games, who is stuck or late: a fixed number of
+    queries whatever the size of the class or the map."""
     kids = classroom.class_kids(group.id)
     by_id = {k.id: k for k in kids}
     assignments = db.session.scalars(sa.select(Assignment).where(Assignment.group_id == group.id)
                                      .order_by(Assignment.due_on, Assignment.id)).all()
     cat = content.catalog()
-    lessons = [cat.lessons[i] for i in dict.fromkeys(a.lesson_id for a in assignments) if i in cat.lessons]
-    grid = classroom.progress_grid(classroom.kid_ids_of(group.id), [l.id for l in lessons])
+    lessons = content.ordered_lessons()
+    grid = classroom.progress_grid(classroom.kid_ids_of(group.id))
     due: dict[tuple[int, str], date] = {}
     for a in assignments:
         for k in (kids if a.kid_ids is None else [by_id[i] for i in a.kid_ids if i in by_id]):
             key = (k.id, a.lesson_id)
             due[key] = min(due.get(key, a.due_on), a.due_on)
+    assigned = {lid for (_kid, lid) in due}
     today = date.today()
-    rows = []
+    class_day = timing.today()
+    games = _games_played(group)
+    topics = [(t, [l for l in lessons if l.topic == t.id]) for t in cat.topics]
+    topics = [(t, ls) for t, ls in topics if ls]
+    by_kid: dict[int, dict[str, classroom.Cell]] = {k.id: {} for k in kids}
+    for (kid_id, lesson_id), cell in grid.cells.items():
+        if kid_id in by_kid:
+            by_kid[kid_id][lesson_id] = cell
+    homework_of: dict[int, list[str]] = {k.id: [] for k in kids}
+    for (kid_id, lesson_id) in due:
+        if kid_id in homework_of and lesson_id in cat.lessons:
+            homework_of[kid_id].append(lesson_id)
+    blank = classroom.Cell()
+    rows, summary = [], []
     for k in kids:
+        kid_id, mine = k.id, by_kid[k.id]
         cells = []
         for lesson in lessons:
-            c, d = grid.get(k.id, lesson.id), due.get((k.id, lesson.id))
+            c, d = mine.get(lesson.id, blank), due.get((kid_id, lesson.id))
             late = d is not None and d < today and c.finished is None
-            cells.append((c, " ".join(name for name, on in (("done", c.finished), ("stuck", c.stuck),
-                                                            ("overdue", late), ("not-assigned", d is None)) if on),
-                          d))
+            css = " ".join(name for name, on in (("done", c.finished), ("stuck", c.stuck), ("overdue", late),
+                                                 ("not-assigned", d is None)) if on)
+            mark = "★" * c.stars + "☆" * (3 - c.stars) if c.finished else ("·" if d else "")
+            tries = f"{c.attempts}× {timing.minutes(c.seconds)}′" + (f" 💡{c.hints}" if c.hints else "") \
+                if c.attempts else ""
+            cells.append((css, mark, tries))
         rows.append((k, cells))
+        on_map = [mine[l.id] for l in lessons if l.id in mine]
+        finished = {lid for lid, c in mine.items() if c.finished}
+        summary.append({
+            "kid": k,
+            "finished": sum(1 for c in on_map if c.finished),
+            "stars": sum(c.stars for c in on_map),
+            "homework_done": sum(1 for lid in homework_of[kid_id] if lid in finished),
+            "homework": len(homework_of[kid_id]),
+            "tries": sum(c.attempts for c in mine.values()),
+            "today": grid.time.day(kid_id, class_day), "week": grid.time.week(kid_id, class_day),
+            "total": grid.time.total(kid_id),
+            "topics": [(t, sum(1 for l in ls if l.id in finished), len(ls)) for t, ls in topics],
+            "games": games.get(kid_id, (0, 0)),
+        })
     overdue = sorted(((by_id[kid_id], cat.lessons[lid], d) for (kid_id, lid), d in due.items()
                       if d < today and lid in cat.lessons and grid.get(kid_id, lid).finished is None),
                      key=lambda x: (x[2], x[0].name))
     stuck = [(by_id[kid_id], cat.lessons[lid], c) for (kid_id, lid), c in grid.cells.items()
              if c.stuck and kid_id in by_id and lid in cat.lessons]
-    puzzles = {l.id: [i for i, s in enumerate(l.steps) if s.kind == "puzzle"] for l in lessons}
-    return {"kids": kids, "lessons": lessons, "rows": rows, "overdue": overdue, "stuck": stuck,
-            "puzzles": puzzles, "practice": _practice_progress(group, kids, assignments)}
+    started = {lid for (_kid, lid), c in grid.cells.items() if c.attempts}
+    puzzles = {l.id: [i for i, s in enumerate(l.steps) if s.kind == "puzzle"] if l.id in started else []
+               for l in lessons}
+    return {"kids": kids, "lessons": lessons, "topics": topics, "rows": rows, "summary": summary,
+            "overdue": overdue, "stuck": stuck, "assigned": assigned, "puzzles": puzzles,
+            "practice": _practice_progress(group, kids, assignments), "minutes": timing.minutes}
+
+
+def _games_played(group: Group) -> dict[int, tuple[int, int]]:
+    """Games each kid of the class finished, and how many of them the kid won (one query)."""
+    won = sa.func.sum(sa.case((PlayedGame.winner == PlayedGame.kid_color, 1), else_=0))
+    return {kid_id: (int(n), int(w or 0)) for kid_id, n, w in db.session.execute(
+        sa.select(PlayedGame.kid_id, sa.func.count(), won)
+        .where(PlayedGame.kid_id.in_(classroom.kid_ids_of(group.id)), PlayedGame.state == "finished")
+        .group_by(PlayedGame.kid_id))}
 
 
 def _practice_progress(group: Group, kids: list[User], assignments) -> list[dict]:
@@ -101,7 +147,7 @@ def progress_csv(class_id: int):
             if c.started:
                 w.writerow([_cell(k.name), lesson.id, _cell(lesson.title.get(g.lang)), c.stars,
                             c.finished.date().isoformat() if c.finished else "", c.attempts, c.failed, c.hints,
-                            round(c.seconds / 60, 1)])
+                            timing.csv_minutes(c.seconds)])
     name = f"class-{group.id}-progress.csv"
     return Response("\ufeff" + out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename={name}"})
@@ -122,15 +168,26 @@ def mistakes(class_id: int, lesson_id: str, step: int):
         abort(404)
     rows = db.session.execute(sa.select(Attempt.kid_id, Attempt.first_move, Attempt.moves).where(
         Attempt.kid_id.in_(classroom.kid_ids_of(group.id)), Attempt.lesson_id == lesson_id, Attempt.step == step,
-        Attempt.first_move.is_not(None)))
+        Attempt.first_move.is_not(None)).order_by(Attempt.id))
     plays: dict[str, set[int]] = {}
-    solved: set[int] = set()
+    # every kid who tried is counted once, by their first try: right at once, right after a wrong move, or not
+    # yet, so a kid listed under a wrong move is never also counted as right at the first move
+    first_try: dict[int, bool] = {}
+    found_later: set[int] = set()
     for kid_id, first, moves in rows:
         verdict = moves[0].get("verdict") if moves else None
-        if verdict == "correct":
-            solved.add(kid_id)
-        elif verdict == "wrong":
+        if verdict not in ("correct", "wrong"):
+            continue
+        right = verdict == "correct"
+        if kid_id not in first_try:
+            first_try[kid_id] = right
+        elif right:
+            found_later.add(kid_id)
+        if not right:
             plays.setdefault(first, set()).add(kid_id)
+    tally = {"right_first": sum(first_try.values()),
+             "right_later": len({k for k in found_later if not first_try[k]}),
+             "not_yet": sum(1 for k, right in first_try.items() if not right and k not in found_later)}
     judge = content.judge_for(lesson_id, step)
     start = puzzle.start()
     letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
@@ -146,7 +203,7 @@ def mistakes(class_id: int, lesson_id: str, step: int):
     board = render_board(start.board_rows(), lang=g.lang, marks=puzzle.marks,
                          labels={m["move"]: m["label"] for m in found})
     return render_template("teacher/mistakes.html", group=group, lesson=content.catalog().lessons[lesson_id],
-                           puzzle=puzzle, step=step, board=board, found=found, solved=len(solved))
+                           puzzle=puzzle, step=step, board=board, found=found, tally=tally)
 
 
 @bp.get("/classes/<int:class_id>/kids/<int:kid_id>")
@@ -156,7 +213,14 @@ def kid_detail(class_id: int, kid_id: int):
     cat = content.catalog()
     attempts = db.session.scalars(sa.select(Attempt).where(Attempt.kid_id == kid.id)
                                   .order_by(Attempt.id.desc()).limit(20)).all()
+    spent = timing.time_on_task([kid.id])
+    today = timing.today()
+    days = [(today - timedelta(days=n), spent.day(kid.id, today - timedelta(days=n))) for n in range(14)]
+    by_lesson = sorted({lid: spent.lesson(kid.id, lid) for (_k, lid, _d) in spent.cells}.items(),
+                       key=lambda x: -x[1])
     return render_template("teacher/kid.html", group=group, kid=kid, catalog=cat,
+                           days=days, week=spent.week(kid.id, today), total=spent.total(kid.id),
+                           by_lesson=by_lesson, minutes=timing.minutes,
                            timeline=classroom.timeline(kid, cat), weak=classroom.weak_topics(kid, cat),
                            attempts=attempts, games=games.recent_for(kid.id), now=utcnow(),
                            **links.kid_links(kid, current_user))
@@ -173,10 +237,28 @@ def replay(class_id: int, kid_id: int, attempt_id: int):
     puzzle = puzzle_or_none(attempt.lesson_id, attempt.step)
     if puzzle is None:
         abort(404)
-    played = [m for e in attempt.moves for m in (e.get("move"), e.get("reply")) if m]
+    played, story = replay_story(puzzle, attempt.moves)
     ply = max(0, min(request.args.get("ply", len(played), type=int), len(played)))
     board = render_board(rows_after(puzzle.start(), played[:ply]), lang=g.lang,
                          last=played[ply - 1] if ply else None)
     return render_template("teacher/replay.html", group=group, kid=kid, attempt=attempt, puzzle=puzzle,
                            lesson=content.catalog().lessons[attempt.lesson_id], board=board, ply=ply,
-                           played=played)
+                           played=played, story=story)
+
+
+def replay_story(puzzle, entries: list[dict]) -> tuple[list[str], list[dict]]:
+    """The moves of an attempt on the board, and what each one was: the kid's moves with the judge's verdict
+    (and, for a wrong one, why), the computer's answers marked as such."""
+    played, story = [], []
+    for entry in entries:
+        move, reply = entry.get("move"), entry.get("reply")
+        if not move:
+            continue
+        played.append(move)
+        verdict = entry.get("verdict")
+        story.append({"ply": len(played), "who": "kid", "move": move, "verdict": verdict,
+                      "why": messages.wrong(puzzle, entry.get("reason"), g.lang) if verdict == "wrong" else ""})
+        if reply:
+            played.append(reply)
+            story.append({"ply": len(played), "who": "computer", "move": reply, "after": verdict})
+    return played, story

@@ -16,7 +16,8 @@ from teach.web.extensions import db
 
 from . import bp
 from .forms import ArchiveForm, KidNamesForm, MoveKidForm
-from .scope import class_kid_or_404, class_or_404, to_class_page
+from .classes import render_class_page
+from .scope import ask_first, class_kid_or_404, class_or_404, confirmed, to_class_page
 
 
 @bp.post("/classes/<int:class_id>/kids")
@@ -27,34 +28,71 @@ def add_kids(class_id: int):
     kids = classroom.class_kids(group.id) + classroom.class_kids(group.id, archived=True)
     names, problems = classroom.parse_names(KidNamesForm().names.data, {k.name.casefold() for k in kids})
     if problems:
-        for p in problems[:20]:
-            flash(p, "error")
+        shown = problems[:20]
         if len(problems) > 20:
-            flash(_("… and %(n)d more problems.", n=len(problems) - 20), "error")
-        flash(_("Nobody was added. Fix the list and send it again."), "error")
-        return to_class_page(group)
+            shown.append(_("… and %(n)d more problems.", n=len(problems) - 20))
+        shown.append(_("Nobody was added. Fix the list and send it again."))
+        # the list stays in the box, with its problems beside it, so the teacher fixes one line instead of
+        # typing every name again
+        return render_class_page(group, 400, names=KidNamesForm().names.data or "", name_problems=shown)
     taken = {k.avatar for k in kids}
     cards = [classroom.new_kid(name, group, taken) for name in names]
     db.session.commit()
-    return render_template("teacher/cards.html", group=group, cards=cards, fresh=True)
+    return render_template("teacher/cards.html", group=group, cards=cards)
 
 
 @bp.get("/classes/<int:class_id>/cards")
 @teacher_required
 def cards(class_id: int):
-    """Login cards to print: the code and each kid's avatar; picture passwords are shown only when made."""
+    """Printing the cards again: picture passwords are not kept readable, so a reprinted card without one would
+    be no use; this page offers new picture passwords for everyone (or one kid, on the class page) instead."""
     group = class_or_404(class_id)
-    return render_template("teacher/cards.html", group=group,
-                           cards=[(k, None) for k in classroom.class_kids(group.id)], fresh=False)
+    kids = classroom.class_kids(group.id)
+    if not kids:
+        flash(_("No kids yet."), "error")
+        return to_class_page(group)
+    return render_template("teacher/confirm.html", title=_("Print the login cards again"),
+                           text=_("Picture passwords are kept secret, so a card can only be printed when the "
+                                  "password is new. Printing all %(n)d cards again gives every kid a new picture "
+                                  "password: the old ones stop working now. To reprint one kid's card, use “New "
+                                  "picture password” beside that kid on the class page.", n=len(kids)),
+                           button=_("Reset all and print new cards"),
+                           back=url_for("teacher.class_page", class_id=group.id),
+                           action=url_for("teacher.reset_all_pictures", class_id=group.id), fields={})
 
 
 @bp.post("/classes/<int:class_id>/kids/<int:kid_id>/pictures")
 @teacher_required
 def reset_pictures(class_id: int, kid_id: int):
     group, kid = class_kid_or_404(class_id, kid_id)
+    if not confirmed():
+        return ask_first(_("New picture password"),
+                         _("%(name)s's old picture password stops working now, and %(name)s is signed out. "
+                           "Print the new card and give it to %(name)s.", name=kid.name),
+                         _("Make a new picture password"), url_for("teacher.class_page", class_id=group.id))
     pictures = picture_lock.new_password(kid)
     db.session.commit()
-    return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)], fresh=True)
+    return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)])
+
+
+@bp.post("/classes/<int:class_id>/pictures")
+@teacher_required
+def reset_all_pictures(class_id: int):
+    """A new picture password for every kid of the class, and their cards to print (after asking first)."""
+    group = class_or_404(class_id)
+    kids = classroom.class_kids(group.id)
+    if not kids:
+        flash(_("No kids yet."), "error")
+        return to_class_page(group)
+    if not confirmed():
+        return ask_first(_("Reset all picture passwords"),
+                         _("Every kid of %(group)s (%(n)d kids) gets a new picture password: the old ones stop "
+                           "working now and everyone is signed out. Print the new cards straight away.",
+                           group=group.name, n=len(kids)),
+                         _("Reset all and print new cards"), url_for("teacher.class_page", class_id=group.id))
+    cards = [(kid, picture_lock.new_password(kid)) for kid in kids]
+    db.session.commit()
+    return render_template("teacher/cards.html", group=group, cards=cards)
 
 
 @bp.post("/classes/<int:class_id>/kids/<int:kid_id>/unlock")
@@ -71,7 +109,13 @@ def unlock_kid(class_id: int, kid_id: int):
 @teacher_required
 def archive_kid(class_id: int, kid_id: int):
     group, kid = class_kid_or_404(class_id, kid_id)
-    kid.archived = ArchiveForm().archived.data == "1"
+    archive = ArchiveForm().archived.data == "1"
+    if archive and not kid.archived and not confirmed():
+        return ask_first(_("Archive %(name)s", name=kid.name),
+                         _("%(name)s can no longer sign in and leaves the dashboard; everything %(name)s did is "
+                           "kept, and you can restore %(name)s at any time.", name=kid.name),
+                         _("Archive"), url_for("teacher.class_page", class_id=group.id), archived="1")
+    kid.archived = archive
     if kid.archived:
         kid.end_sessions()  # restoring the kid later must not bring an old session back
     db.session.commit()
@@ -103,6 +147,12 @@ def move_kid(class_id: int, kid_id: int):
 def remove_kid(class_id: int, kid_id: int):
     """Take the kid out of the class; a kid then in no class, family or parent's care is deleted with their data."""
     group, kid = class_kid_or_404(class_id, kid_id)
+    if not confirmed():
+        return ask_first(_("Remove %(name)s from the class", name=kid.name),
+                         _("%(name)s leaves this class. If %(name)s is in no other class or family and no parent "
+                           "follows %(name)s, the account and everything %(name)s did are deleted for good.",
+                           name=kid.name),
+                         _("Remove"), url_for("teacher.class_page", class_id=group.id))
     db.session.execute(sa.delete(Membership).where(Membership.group_id == group.id, Membership.user_id == kid.id))
     db.session.flush()
     still = db.session.scalar(sa.select(Membership.id).where(Membership.user_id == kid.id).limit(1)) or \

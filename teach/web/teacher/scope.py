@@ -5,7 +5,7 @@ the class's forms return."""
 from __future__ import annotations
 
 import sqlalchemy as sa
-from flask import abort, redirect, url_for
+from flask import abort, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from teach.models import Group, Membership, User
@@ -60,3 +60,15 @@ def puzzle_or_none(lesson_id: str, step: int):
     if lesson is None or not 0 <= step < len(lesson.steps) or lesson.steps[step].kind != "puzzle":
         return None
     return lesson.steps[step]
+
+
+def confirmed() -> bool:
+    """Whether the teacher said yes on the page that asks first (``confirm=1``)."""
+    return request.form.get("confirm") == "1"
+
+
+def ask_first(title: str, text: str, button: str, back: str, **fields):
+    """The page that asks before something that cannot be taken back or changes a kid's sign-in: it posts the
+    same form again with ``confirm=1`` (and ``fields``); nothing has changed yet."""
+    return render_template("teacher/confirm.html", title=title, text=text, button=button, back=back,
+                           action=request.path, fields=fields)

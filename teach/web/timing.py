@@ -1,0 +1,130 @@
+"""Time on task: the one measure of how long a kid practised, the same on the teacher's and the parent's pages.
+
+A kid's moments are the steps put in front of them (``StepShown``) and their answers (``Attempt``: its first move
+and its end). Between two moments in a row the kid was busy with what the earlier one showed, so that gap counts
+for the earlier moment's lesson and day, bounded: a gap counts at most ``IDLE_CAP`` seconds (a kid staring out of
+the window, or thinking long, counts as two minutes), and a gap longer than ``BREAK`` is not practice at all (the
+tablet was put away). A one-move puzzle so counts the time from the puzzle appearing to the tap, not the zero
+seconds from its first move to its end.
+
+One query gives every kid × lesson × day, from which the pages read per lesson, per day and per week.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+import sqlalchemy as sa
+from flask import current_app
+
+from teach.models import Attempt, StepShown, utcnow
+from teach.web.extensions import db
+
+IDLE_CAP = 120  # seconds one gap between two moments may count for
+BREAK = 30 * 60  # seconds without a moment after which the kid had stopped
+DEFAULT_UTC_OFFSET = 8  # hours: a class's day starts at midnight Beijing time unless TIMING_UTC_OFFSET_HOURS says
+
+
+def step_shown(kid_id: int, lesson_id: str, step: int) -> None:
+    """Note that a step is on the kid's screen now (the caller commits)."""
+    db.session.add(StepShown(kid_id=kid_id, lesson_id=lesson_id, step=step))
+
+
+def _utc_offset() -> int:
+    return int(current_app.config.get("TIMING_UTC_OFFSET_HOURS", DEFAULT_UTC_OFFSET))
+
+
+def _seconds_between(earlier, later):
+    if db.engine.dialect.name == "sqlite":
+        return (sa.func.julianday(later) - sa.func.julianday(earlier)) * 86400.0
+    return sa.func.extract("epoch", later - earlier)
+
+
+def _local_day(moment):
+    hours = _utc_offset()
+    if db.engine.dialect.name == "sqlite":
+        return sa.func.date(moment, f"{hours:+d} hours")
+    return sa.cast(moment + sa.text(f"interval '{hours:d} hours'"), sa.Date)
+
+
+@dataclass
+class TimeOnTask:
+    """Seconds of practice per kid, lesson and local day."""
+
+    cells: dict[tuple[int, str, date], float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._lesson: dict[tuple[int, str], float] = defaultdict(float)
+        self._day: dict[tuple[int, date], float] = defaultdict(float)
+        self._kid: dict[int, float] = defaultdict(float)
+        for (kid_id, lesson_id, day), seconds in self.cells.items():
+            self._lesson[(kid_id, lesson_id)] += seconds
+            self._day[(kid_id, day)] += seconds
+            self._kid[kid_id] += seconds
+
+    def lesson(self, kid_id: int, lesson_id: str) -> float:
+        return self._lesson.get((kid_id, lesson_id), 0.0)
+
+    def day(self, kid_id: int, day: date) -> float:
+        return self._day.get((kid_id, day), 0.0)
+
+    def days(self, kid_id: int, first: date, last: date) -> float:
+        """Seconds from the local day ``first`` to ``last``, both included."""
+        return sum(s for (k, d), s in self._day.items() if k == kid_id and first <= d <= last)
+
+    def week(self, kid_id: int, today: date) -> float:
+        """The last seven local days, today included."""
+        return self.days(kid_id, today - timedelta(days=6), today)
+
+    def total(self, kid_id: int) -> float:
+        return self._kid.get(kid_id, 0.0)
+
+
+def today() -> date:
+    """Today in the class's time zone (the days time on task is counted in)."""
+    return (utcnow() + timedelta(hours=_utc_offset())).date()
+
+
+def time_on_task(kid_ids, since: datetime | None = None) -> TimeOnTask:
+    """Time on task of these kids (a list or a subquery of ids), from ``since`` (UTC) if given: one query."""
+    moments = sa.union_all(
+        sa.select(StepShown.kid_id, StepShown.lesson_id, StepShown.shown_at.label("at"))
+        .where(StepShown.kid_id.in_(kid_ids), *([StepShown.shown_at >= since] if since else [])),
+        sa.select(Attempt.kid_id, Attempt.lesson_id, Attempt.started_at.label("at"))
+        .where(Attempt.kid_id.in_(kid_ids), *([Attempt.started_at >= since] if since else [])),
+        sa.select(Attempt.kid_id, Attempt.lesson_id, Attempt.finished_at.label("at"))
+        .where(Attempt.kid_id.in_(kid_ids), Attempt.finished_at.is_not(None),
+               *([Attempt.finished_at >= since] if since else [])),
+    ).subquery("moments")
+    order = {"partition_by": moments.c.kid_id, "order_by": moments.c.at}
+    pairs = sa.select(moments.c.kid_id,
+                      sa.func.lag(moments.c.lesson_id).over(**order).label("lesson_id"),
+                      sa.func.lag(moments.c.at).over(**order).label("prev"),
+                      moments.c.at).subquery("pairs")
+    gap = _seconds_between(pairs.c.prev, pairs.c.at)
+    counted = sa.case((gap > BREAK, 0.0), (gap > IDLE_CAP, float(IDLE_CAP)), (gap > 0, gap), else_=0.0)
+    day = _local_day(pairs.c.prev)
+    rows = db.session.execute(
+        sa.select(pairs.c.kid_id, pairs.c.lesson_id, day.label("day"), sa.func.sum(counted))
+        .where(pairs.c.prev.is_not(None)).group_by(pairs.c.kid_id, pairs.c.lesson_id, day))
+    cells = {}
+    for kid_id, lesson_id, on, seconds in rows:
+        on = date.fromisoformat(on) if isinstance(on, str) else on
+        seconds = round(float(seconds or 0), 2)  # SQLite's julianday arithmetic is off by microseconds
+        if seconds > 0:
+            cells[(kid_id, lesson_id, on)] = seconds
+    return TimeOnTask(cells)
+
+
+def minutes(seconds: float) -> int:
+    """Whole minutes for a person to read (never negative; a little practice is at least one minute)."""
+    if seconds <= 0:
+        return 0
+    return max(1, round(seconds / 60))
+
+
+def csv_minutes(seconds: float) -> float:
+    """Minutes with one decimal for a spreadsheet: 0.0, never -0.0."""
+    return round(max(seconds, 0.0) / 60, 1) + 0.0
