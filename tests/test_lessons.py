@@ -257,3 +257,19 @@ def test_cli_check_prints_errors_and_summary_and_json(tmp_path):
     data = json.loads(result.output)
     assert result.exit_code == 0 and data["ok"] and data["puzzles"] == 1 and data["errors"] == []
 
+
+
+def test_a_child_captures_right_after_the_first_liberties_lesson():
+    # the seed lesson plan catches the mouse in its first minutes: on the lesson map, the first lesson with a
+    # puzzle comes right after the first lesson about liberties, and the first puzzle there is a capture
+    catalog = load_lessons(ROOT / "lessons")
+    in_map_order = [lesson for topic in catalog.topics for lesson in sorted(topic.lessons, key=lambda l: (l.order, l.id))]
+    first_liberties = next(i for i, lesson in enumerate(in_map_order) if lesson.topic == "liberties")
+    first_puzzle = next(i for i, lesson in enumerate(in_map_order) if lesson.puzzles)
+    assert first_puzzle == first_liberties + 1
+    assert in_map_order[first_puzzle].puzzles[0].goal == "capture"
+
+
+def test_eyes_come_before_the_races_that_use_them():
+    topics = [t.id for t in load_lessons(ROOT / "lessons").topics]
+    assert topics.index("two-eyes") < topics.index("eyes") < topics.index("race")

@@ -9,7 +9,7 @@ from teach.go import Game, IllegalMove
 from teach.go.judge import Goal, GoalError, Judge, Solution
 from teach.go.reading import Limits
 
-from . import schema
+from . import claims, schema
 from .diagram import Position, parse_diagram, position_from_sgf
 from .errors import LessonError, Path, Source
 from .model import Demo, DemoMove, Explain, Lesson, Marks, Puzzle, Quiz, Step, Sticker, Text
@@ -105,6 +105,8 @@ class Checker:
             result = self.puzzle(body, path, position, marks, size)
         else:
             result = self.quiz(body, path, position, marks)
+        if len(self.errors) == before:
+            claims.check(self, result, path)  # what an explain or a quiz's right answer says is proven too
         return result if len(self.errors) == before else None
 
     def point(self, path: Path, name: str, size: int) -> str | None:
