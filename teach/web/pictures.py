@@ -35,6 +35,9 @@ PICTURES = {
     "torch": ("🔦", _l("torch")), "flag": ("🚩", _l("flag")), "bunny": ("🐇", _l("bunny")),
     "teddy": ("🧸", _l("teddy bear")), "hug": ("🤗", _l("hug")), "glasses": ("👓", _l("glasses")),
     "snake": ("🐍", _l("snake")), "shrimp": ("🍤", _l("shrimp")), "ladybird": ("🐞", _l("ladybird")),
+    "first-place": ("🥇", _l("first-place medal")), "paperclip": ("📎", _l("paperclip")),
+    "scissors": ("✂️", _l("scissors")), "handshake": ("🤝", _l("handshake")), "sunset": ("🌇", _l("sunset")),
+    "coin": ("🪙", _l("gold coin")),
     # the milestones' own pictures
     "party": ("🎉", _l("party popper")), "schoolbag": ("🎒", _l("schoolbag")), "climber": ("🧗", _l("climber")),
     "graduation": ("🎓", _l("graduation cap")), "calendar": ("📅", _l("calendar")),
