@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 Path = tuple  # a path into the loaded data: ("steps", 2, "puzzle", "answers", 0)
@@ -98,3 +99,23 @@ class Source:
             if raw.strip():
                 return len(raw) - len(raw.lstrip(" "))
         return 0
+
+
+# The reader's verdicts on a puzzle that cannot be kept, as the checker words them (for authors of lesson files,
+# in English). A teacher's page words them again in the teacher's language from these codes.
+_PROOF_PROBLEMS = (
+    ("no-winner", re.compile(r"no first move wins")),
+    ("budget", re.compile(r"ran out of budget")),
+    ("contradicts", re.compile(r"contradicts itself")),
+    ("ko-only", re.compile(r"won only through a ko")),
+    ("empty-target", re.compile(r"target (?P<point>[A-T]\d+) is an empty point")),
+)
+
+
+def proof_problem(message: str) -> tuple[str, dict[str, str]] | None:
+    """(code, values) of a checker message about a puzzle's proof, or None for any other message."""
+    for code, pattern in _PROOF_PROBLEMS:
+        found = pattern.search(message)
+        if found:
+            return code, found.groupdict()
+    return None

@@ -1,0 +1,239 @@
+"""Puzzles made on a board (the board editor, its proof page, "try it as a kid") and the classroom demo board."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import sqlalchemy as sa
+
+from teach.go import Game
+from teach.lessons import authoring
+from teach.lessons.errors import proof_problem
+from teach.models import ProofJob, TeacherLesson
+from teach.web.extensions import db
+
+EN = {"Accept-Language": "en"}
+ZH = {"Accept-Language": "zh"}
+# a white mouse on E5 with three black cats round it: E4 catches it; E3 is a second white stone
+MOUSE = Game.from_sgf("(;SZ[9]AB[ed][de][fe]AW[ee][eg])").board_rows()
+FORM = {"rows": "/".join(MOUSE), "to_play": "black", "goal": "capture", "target": "E5", "topic": "capture",
+        "text_zh": "抓住白老鼠！", "text_en": "Catch the white mouse!"}
+
+
+@pytest.fixture(autouse=True)
+def _long_deadline(demo):
+    demo.config["PROOF_DEADLINE_SECONDS"] = 600
+    demo.config["PROOF_RUNNER"] = False  # the test works the queue itself, as `teach proofs run` does
+
+
+def teacher_login(client, email="teacher@example.com", password="black-cat-42"):
+    assert client.post("/login", data={"email": email, "password": password}).status_code == 302
+
+
+def another_teacher(app):
+    """A client signed in as a new teacher with no class of their own."""
+    other = app.test_client()
+    assert other.post("/signup", data={"email": "zoe@example.com", "password": "long-enough-9", "confirm":
+                                       "long-enough-9", "name": "Zoe", "role": "teacher"}).status_code == 302
+    return other
+
+
+def prove(app, client, r, headers=EN) -> tuple[str, str]:
+    from teach.web import proofs
+
+    assert r.status_code == 302 and "/teach/editor/proofs/" in r.headers["Location"], r.get_data(as_text=True)
+    with app.app_context():
+        proofs.run_queue()
+    page = client.get(r.headers["Location"], headers=headers).get_data(as_text=True)
+    return re.search(r'data-status="(\w+)"', page).group(1), page
+
+
+def counts(app) -> tuple[int, int]:
+    with app.app_context():
+        return (db.session.scalar(sa.select(sa.func.count()).select_from(ProofJob)),
+                db.session.scalar(sa.select(sa.func.count()).select_from(TeacherLesson)))
+
+
+# ---------------------------------------------------------------------- the position
+def test_a_board_set_up_in_the_editor_is_the_same_position_as_an_sgf():
+    setup, problems = authoring.board_setup(MOUSE, "white")
+    assert problems == [] and setup.to_play == "white" and setup.size == 9
+    assert Game.from_sgf(setup.sgf).board_rows() == MOUSE
+
+
+@pytest.mark.parametrize("rows, to_play, code", [
+    (["." * 9] * 9, "black", "no-stones"),
+    (["." * 9] * 8, "black", "rows"),
+    (["." * 19] * 19, "black", "rows"),  # kids' puzzles are 9x9 or 13x13
+    (MOUSE[:-1] + ["....Z...."], "black", "rows"),
+    (MOUSE, "red", "to-play"),
+])
+def test_a_board_that_is_not_a_puzzle_position_says_why(rows, to_play, code):
+    setup, problems = authoring.board_setup(rows, to_play)
+    assert setup is None and [p.code for p in problems] == [code]
+
+
+# ---------------------------------------------------------------------- the editor
+def test_a_puzzle_made_on_the_board_is_proven_with_every_winning_move_and_refutation(demo, client):
+    teacher_login(client)
+    assert client.get("/teach/editor", headers=EN).status_code == 200
+    status, page = prove(demo, client, client.post("/teach/editor", data=FORM, headers=EN))
+    assert status == "done"
+    winning = re.findall(r'<li data-move="(\w+)">✓', page)
+    refuted = dict(re.findall(r'<li data-move="(\w+)">\w+ → (\w+)', page))
+    assert winning == ["E4"]
+    assert "D4" in refuted and "E4" not in refuted
+    assert len(winning) + len(refuted) == len(Game.from_sgf("(;SZ[9]AB[ed][de][fe]AW[ee][eg])").legal_moves())
+    with demo.app_context():
+        stored = db.session.scalars(sa.select(TeacherLesson)).one()
+        assert stored.filename == "board"
+    assert f"/teach/editor/try/{stored.id}" in page
+
+
+def test_the_proof_page_speaks_chinese(demo, client):
+    teacher_login(client)
+    status, page = prove(demo, client, client.post("/teach/editor", data=FORM, headers=ZH), ZH)
+    assert status == "done" and "取胜的第一步" in page and "Winning first moves" not in page
+
+
+def test_a_puzzle_nobody_can_solve_is_refused_in_the_teachers_language(demo, client):
+    teacher_login(client)
+    # the mouse on E5 has a friend: black cannot catch it in one go (and nothing else works)
+    rows = Game.from_sgf("(;SZ[9]AB[ed]AW[ee][ef])").board_rows()
+    r = client.post("/teach/editor", data={**FORM, "rows": "/".join(rows)}, headers=ZH)
+    status, page = prove(demo, client, r, ZH)
+    assert status == "refused"
+    assert "没有哪一步能达到目标" in page and "no first move wins" not in page
+    assert counts(demo)[1] == 0
+
+
+@pytest.mark.parametrize("change, says", [
+    ({"rows": "/".join(["." * 9] * 9)}, "Put some stones on the board first."),
+    ({"rows": "XX/OO"}, "The board could not be read."),
+    ({"rows": "/".join(MOUSE[:-1] + ["<script>."])}, "The board could not be read."),
+    ({"goal": "win"}, "Choose what the kids must do (the goal)."),
+    ({"target": ""}, "Tap the target stones"),
+    ({"target": "A1"}, "There is no stone on A1"),
+    ({"target": "E5 E6"}, "must all be the same colour"),
+    ({"target": "Z99"}, "Tap the target stones"),
+    ({"text_en": "  "}, "Write the instruction in both languages."),
+    ({"topic": "nope"}, "Choose the topic the puzzle belongs to."),
+    ({"to_play": "red"}, "Choose who plays first"),
+])
+def test_a_puzzle_the_quick_checks_refuse_is_not_queued_and_keeps_the_form(demo, client, change, says):
+    teacher_login(client)
+    r = client.post("/teach/editor", data={**FORM, **change}, headers=EN)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 422 and says in page
+    assert "Catch the white mouse!" in page or change.get("text_en") == "  "
+    assert counts(demo) == (0, 0)
+
+
+def test_the_editor_opens_a_lesson_diagram(demo, client):
+    teacher_login(client)
+    page = client.get("/teach/editor?from=web-first:1", headers=EN).get_data(as_text=True)
+    stones = len(re.findall(r'class="pt (?:black|white)', page))
+    assert stones > 0
+    empty = client.get("/teach/editor?from=web-first:999", headers=EN).get_data(as_text=True)
+    assert len(re.findall(r'class="pt (?:black|white)', empty)) == 0
+
+
+def test_a_teacher_cannot_see_another_teachers_editor_proof(demo, client, app):
+    teacher_login(client)
+    r = client.post("/teach/editor", data=FORM, headers=EN)
+    other = another_teacher(demo)
+    assert other.get(r.headers["Location"]).status_code == 404
+
+
+# ---------------------------------------------------------------------- try it as a kid
+def test_trying_a_saved_puzzle_as_a_kid_judges_moves_and_records_nothing(demo, client):
+    from teach.models import Attempt
+
+    teacher_login(client)
+    prove(demo, client, client.post("/teach/editor", data=FORM, headers=EN))
+    with demo.app_context():
+        pk = db.session.scalar(sa.select(TeacherLesson.id))
+    page = client.get(f"/teach/editor/try/{pk}", headers=EN).get_data(as_text=True)
+    assert "Catch the white mouse!" in page
+    wrong = client.post(f"/teach/editor/try/{pk}/move", json={"line": [], "move": "D4"}, headers=EN).get_json()
+    assert wrong["result"] == "wrong" and wrong["reply"] and wrong["message"]
+    right = client.post(f"/teach/editor/try/{pk}/move", json={"line": [], "move": "e4"}, headers=EN).get_json()
+    assert right["result"] == "correct" and right["rows"][5][4] == "X" and right["rows"][4][4] == "."
+    for bad in ({"line": "D4", "move": "D4"}, {"line": [], "move": 7}, {"line": [], "move": "D4", "x": 1},
+                {"line": ["Q99"], "move": "D4"}, {"line": ["D4"] * 41, "move": "E4"}):
+        assert client.post(f"/teach/editor/try/{pk}/move", json=bad).status_code == 400
+    with demo.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Attempt)) == 0
+
+
+# ---------------------------------------------------------------------- the demo board
+def test_the_demo_board_plays_moves_through_the_engine(demo, client):
+    teacher_login(client)
+    assert client.get("/teach/board", headers=ZH).status_code == 200
+    rows = Game.from_sgf("(;SZ[9]AB[ed][de][fe]AW[ee])").board_rows()
+    answer = client.post("/teach/board/play", json={"rows": rows, "to_play": "black", "moves": ["E4"]}).get_json()
+    assert answer["result"] == "ok" and answer["rows"][4][4] == "." and answer["to_play"] == "white"
+    assert answer["captures"]["black"] == 1
+    taken = client.post("/teach/board/play", json={"rows": rows, "to_play": "black", "moves": ["E5"]},
+                        headers=EN).get_json()
+    assert taken["result"] == "illegal" and taken["at"] == 0 and taken["message"]
+
+
+@pytest.mark.parametrize("body", [
+    {"rows": ["." * 9] * 9, "to_play": "black", "moves": "E4"},
+    {"rows": ["." * 8] * 8, "to_play": "black", "moves": []},
+    {"rows": ["." * 9] * 9, "to_play": "green", "moves": []},
+    {"rows": ["." * 9] * 9, "to_play": "black", "moves": ["E4"] * 401},
+    {"rows": "........."},
+])
+def test_the_demo_board_refuses_what_the_page_never_sends(demo, client, body):
+    teacher_login(client)
+    assert client.post("/teach/board/play", json=body).status_code == 400
+    assert client.post("/teach/board/ask", json={**body, "point": "E5"}).status_code == 400
+
+
+@pytest.mark.parametrize("sgf, point, result", [
+    ("(;SZ[9]AB[ad][be]AW[ae])", "A5", "dead"),  # on the edge: running along it is a ladder into the corner
+    ("(;SZ[9]AB[ed][de]AW[ee])", "E5", "safe"),  # two roads in the open: it always gets away
+    ("(;SZ[9]AB[ed][de][fe]AW[ee])", "E5", "urgent"),  # in atari in the open: E4 catches it, or saves it
+])
+def test_the_reader_answers_can_this_be_captured(demo, client, sgf, point, result):
+    teacher_login(client)
+    rows = Game.from_sgf(sgf).board_rows()
+    answer = client.post("/teach/board/ask", json={"rows": rows, "to_play": "black", "point": point},
+                         headers=EN).get_json()
+    assert answer["result"] == result and answer["message"]
+    if result == "urgent":
+        assert answer["attack"] and answer["defend"]
+
+
+def test_the_demo_board_opens_only_games_of_the_teachers_own_kids(demo, client):
+    from teach.models import PlayedGame, User
+
+    with demo.app_context():
+        lily = db.session.scalar(sa.select(User).where(User.name == "Lily"))
+        mine = PlayedGame(kid_id=lily.id, kind="full", size=9, komi=7.5, kid_color="black", opponent="computer",
+                          moves=["E5", "D5", "C3"], ply=3)
+        db.session.add(mine)
+        db.session.commit()
+        game_id = mine.id
+    teacher_login(client)
+    page = client.get(f"/teach/board?game={game_id}").get_data(as_text=True)
+    assert '["E5", "D5", "C3"]' in page
+    other = another_teacher(demo)
+    theirs = other.get(f"/teach/board?game={game_id}").get_data(as_text=True)
+    assert "E5" not in theirs.split('id="demo-line"')[1]
+
+
+# ---------------------------------------------------------------------- the checker's words, reworded
+@pytest.mark.parametrize("message, code", [
+    ("no first move wins (black to capture E5): the goal cannot be reached", "no-winner"),
+    ("the reader ran out of budget on this puzzle (black to capture E5): make it smaller or simpler", "budget"),
+    ("this puzzle is won only through a ko (E4): say so with `ko: true`", "ko-only"),
+    ("target E5 is an empty point: a target names a stone of the chain", "empty-target"),
+    ("`foo` is not a key", None),
+])
+def test_the_checkers_proof_messages_have_codes_for_the_teachers_language(message, code):
+    found = proof_problem(message)
+    assert (found[0] if found else None) == code
