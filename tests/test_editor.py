@@ -237,3 +237,92 @@ def test_the_demo_board_opens_only_games_of_the_teachers_own_kids(demo, client):
 def test_the_checkers_proof_messages_have_codes_for_the_teachers_language(message, code):
     found = proof_problem(message)
     assert (found[0] if found else None) == code
+
+
+# ---------------------------------------------------------------------- a draft until published, to chosen classes
+def _saved_puzzle(demo, client) -> int:
+    prove(demo, client, client.post("/teach/editor", data=FORM, headers=EN))
+    with demo.app_context():
+        return db.session.scalar(sa.select(TeacherLesson.id))
+
+
+def _kid_sees(demo, code: str, kid_name: str, pictures: str, lesson_id: str) -> bool:
+    from teach.models import User
+
+    with demo.app_context():
+        kid = db.session.scalar(sa.select(User.id).where(User.name == kid_name))
+    kid_client = demo.test_client()
+    assert kid_client.post(f"/kids/{code}/{kid}", data={"pictures": pictures}).status_code == 302
+    return f'href="/learn/{lesson_id}"' in kid_client.get("/learn/").get_data(as_text=True) \
+        and kid_client.get(f"/learn/{lesson_id}/0").status_code == 200
+
+
+def test_a_made_puzzle_is_a_draft_until_published_to_the_classes_chosen(demo, outsider, client):
+    from teach.models import Group, Membership, User
+
+    teacher_login(client)
+    pk = _saved_puzzle(demo, client)
+    with demo.app_context():
+        lesson_id = db.session.get(TeacherLesson, pk).lesson_id
+        mine = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+        other = db.session.scalar(sa.select(Group.id).where(Group.code == "OTHER2"))
+        teacher = db.session.scalar(sa.select(User).where(User.email == "teacher@example.com"))
+        db.session.add(Membership(user_id=teacher.id, group_id=other, role="teacher"))  # she teaches both
+        db.session.commit()
+    assert not _kid_sees(demo, "CAT234", "Lily", "star,apple,sun", lesson_id)
+    page = client.get(f"/teach/lessons/{pk}/classes", headers=EN).get_data(as_text=True)
+    assert 'data-published="no"' in page and f"/teach/editor/try/{pk}" in page
+    none = client.post(f"/teach/lessons/{pk}/classes", data={"action": "publish"}, headers=EN)
+    assert none.status_code == 422 and "Choose at least one class" in none.get_data(as_text=True)
+    assert client.post(f"/teach/lessons/{pk}/classes", data={"class": mine, "action": "publish"}).status_code == 302
+    assert _kid_sees(demo, "CAT234", "Lily", "star,apple,sun", lesson_id)
+    assert not _kid_sees(demo, "OTHER2", "Zed", "cat,cat,cat", lesson_id)  # a class she did not choose
+    client.post(f"/teach/lessons/{pk}/classes", data={"class": [mine, other], "action": "publish"})
+    assert _kid_sees(demo, "OTHER2", "Zed", "cat,cat,cat", lesson_id)
+    client.post(f"/teach/lessons/{pk}/classes", data={"class": [other], "action": "publish"})
+    assert not _kid_sees(demo, "CAT234", "Lily", "star,apple,sun", lesson_id)
+    client.post(f"/teach/lessons/{pk}/classes", data={"class": [other], "action": "draft"})
+    assert not _kid_sees(demo, "OTHER2", "Zed", "cat,cat,cat", lesson_id)
+
+
+def test_publishing_to_a_class_that_is_not_yours_changes_nothing(demo, outsider, client):
+    from teach.models import Group
+
+    teacher_login(client)
+    pk = _saved_puzzle(demo, client)
+    with demo.app_context():
+        other = db.session.scalar(sa.select(Group.id).where(Group.code == "OTHER2"))
+    for bad in ({"class": other, "action": "publish"}, {"class": "x", "action": "publish"}):
+        assert client.post(f"/teach/lessons/{pk}/classes", data=bad).status_code == 404
+    with demo.app_context():
+        assert db.session.get(TeacherLesson, pk).published_at is None
+    assert another_teacher(demo).post(f"/teach/lessons/{pk}/classes", data={"action": "draft"}).status_code == 404
+
+
+def test_the_migration_keeps_lessons_that_were_live_live_for_their_teachers_classes(tmp_path):
+    from flask_migrate import upgrade
+
+    from tests.conftest import _test_app
+
+    app = _test_app(f"sqlite:///{tmp_path / 'old.db'}")
+    with app.app_context():
+        upgrade(revision="f5b2d3c4e6a7")
+        from teach.models import Group, Membership, User  # tables the migration does not change
+
+        teacher = User(role="teacher", name="T", email="t@example.com")
+        group = Group(kind="class", name="C", code="CODE55")
+        group.members.append(Membership(user=teacher, role="teacher"))
+        db.session.add_all([teacher, group, Group(kind="class", name="Not hers", code="CODE66")])
+        db.session.commit()
+        db.session.execute(sa.text("INSERT INTO teacher_lesson (owner_id, lesson_id, filename, source, created_at) "
+                                   "VALUES (:owner, 'old', 'old.yaml', 'x', '2026-01-02')"), {"owner": teacher.id})
+        db.session.commit()
+        lesson_pk = db.session.execute(sa.text("SELECT id FROM teacher_lesson")).scalar()
+        group_id = group.id
+        db.session.remove()
+        upgrade()
+        with db.engine.connect() as c:
+            assert c.execute(sa.text("SELECT published_at FROM teacher_lesson")).scalar() is not None
+            assert c.execute(sa.text("SELECT lesson_pk, group_id FROM teacher_lesson_class")).all() == [
+                (lesson_pk, group_id)]
+        db.engine.dispose()

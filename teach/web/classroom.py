@@ -16,8 +16,8 @@ from flask_login import current_user
 from flask_babel import gettext as _
 
 from teach.models import (AVATARS, PASSWORD_PICTURES, Assignment, Attempt, Group, LessonProgress, LinkInvitation,
-                          Membership, MissedCapture, ParentLink, PlayedGame, StickerAward, TeacherLesson, User,
-                          utcnow)
+                          Membership, MissedCapture, ParentLink, PlayedGame, StickerAward, TeacherLesson,
+                          TeacherLessonClass, User, utcnow)
 from teach.web.extensions import db
 
 NAME_MAX = 40
@@ -281,10 +281,13 @@ def typed_lesson(stored: TeacherLesson):
 
 
 def class_lessons(kid_id: int) -> list:
-    """The lessons the teachers of this kid's classes uploaded, typed, oldest first (one query)."""
+    """The lessons the teachers of this kid's classes published to one of them, typed, oldest first (one query)."""
     classes = sa.select(Membership.group_id).where(Membership.user_id == kid_id, Membership.role == "kid")
     teachers = sa.select(Membership.user_id).where(Membership.group_id.in_(classes), Membership.role == "teacher")
-    rows = db.session.scalars(sa.select(TeacherLesson).where(TeacherLesson.owner_id.in_(teachers))
+    published = sa.select(TeacherLessonClass.lesson_pk).where(TeacherLessonClass.group_id.in_(classes))
+    rows = db.session.scalars(sa.select(TeacherLesson).where(TeacherLesson.owner_id.in_(teachers),
+                                                             TeacherLesson.published_at.is_not(None),
+                                                             TeacherLesson.id.in_(published))
                               .order_by(TeacherLesson.created_at, TeacherLesson.id))
     lessons = {}
     for row in rows:

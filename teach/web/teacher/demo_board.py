@@ -95,8 +95,8 @@ def demo_play():
     that cannot be played and why, in the teacher's language."""
     data = json_body()
     game, moves = _position(data), data.get("moves")
-    if game is None or not data.keys() <= {"rows", "to_play", "moves"} or not isinstance(moves, list) or len(moves) > MAX_MOVES \
-            or not all(isinstance(m, str) and len(m) <= 4 for m in moves):
+    if game is None or not data.keys() <= {"rows", "to_play", "moves"} or not isinstance(moves, list) \
+            or len(moves) > MAX_MOVES or not all(isinstance(m, str) and len(m) <= 4 for m in moves):
         return refused()
     for n, move in enumerate(moves):
         try:

@@ -8,6 +8,7 @@ so the page needs no SGF and a tampered field is refused with the same words as 
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from flask import abort, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
@@ -16,7 +17,7 @@ from teach.go import Game, IllegalMove
 from teach.go.judge import GOALS, GoalError
 from teach.lessons import authoring
 from teach.lessons.errors import proof_problem
-from teach.models import ProofJob
+from teach.models import ProofJob, TeacherLessonClass, utcnow
 from teach.web import classroom, content, messages, proofs
 from teach.web.access import teacher_required
 from teach.web.board import render_board, rows_after
@@ -26,6 +27,7 @@ from teach.web.moves import json_body, refused
 from . import bp
 from .authoring import _busy, _own_lesson_or_404
 from .forms import GOAL_LABELS, TEXT_MAX, one_line
+from .scope import my_classes
 
 EDITOR_FILENAME = "board"  # what the teacher's list of uploads shows for a puzzle made here
 MAX_LINE = 40  # moves of one try-it line a page may send back (a puzzle line is far shorter)
@@ -269,3 +271,38 @@ def try_move(lesson_pk: int):
         body["message"] = messages.keep_going()
     return jsonify(body)
 
+
+
+# ---------------------------------------------------------------------- a draft until published
+@bp.route("/lessons/<int:lesson_pk>/classes", methods=["GET", "POST"])
+@teacher_required
+def publish_lesson(lesson_pk: int):
+    """Which of the teacher's classes get their own lesson, and whether it is out yet: a lesson stays a draft (no
+    kid sees it) until its teacher publishes it to at least one class. A class that is not theirs is a 404."""
+    stored = _own_lesson_or_404(lesson_pk, owner_only=True)
+    classes = my_classes(False)
+    chosen = set(db.session.scalars(sa.select(TeacherLessonClass.group_id).where(
+        TeacherLessonClass.lesson_pk == stored.id)))
+    errors: list[str] = []
+    if request.method == "POST":
+        picked = request.form.getlist("class")
+        if not all(v.isdecimal() for v in picked) or not {int(v) for v in picked} <= {c.id for c in classes}:
+            abort(404)
+        picked_ids = {int(v) for v in picked}
+        if request.form.get("action") == "draft":
+            stored.published_at = None
+        elif not picked_ids:
+            errors.append(_("Choose at least one class to publish the lesson to."))
+        else:
+            db.session.execute(sa.delete(TeacherLessonClass).where(TeacherLessonClass.lesson_pk == stored.id,
+                                                                   TeacherLessonClass.group_id.not_in(picked_ids)))
+            db.session.add_all(TeacherLessonClass(lesson_pk=stored.id, group_id=c) for c in picked_ids - chosen)
+            stored.published_at = stored.published_at or utcnow()
+        if not errors:
+            db.session.commit()
+            return redirect(url_for("teacher.publish_lesson", lesson_pk=stored.id))
+        chosen = picked_ids
+    lesson = classroom.typed_lesson(stored)
+    puzzle = any(s.kind == "puzzle" for s in lesson.steps) if lesson is not None else False
+    return render_template("teacher/editor_publish.html", stored=stored, lesson=lesson, classes=classes,
+                           chosen=chosen, errors=errors, puzzle=puzzle), (422 if errors else 200)
