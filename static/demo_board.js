@@ -76,6 +76,11 @@
       else if (go === "clear-marks") stones.points(board).forEach(function (pt) { pt.classList.remove("m-highlight"); });
     });
   });
+  var editor = demo.querySelector("[data-editor]");
+  if (editor) editor.addEventListener("click", function () {
+    window.location = editor.dataset.editor + "?rows=" + encodeURIComponent(stones.rows(board).join("/")) +
+      "&to_play=" + toPlay;
+  });
   var full = demo.querySelector("[data-fullscreen]");
   if (full) full.addEventListener("click", function () {
     if (document.fullscreenElement) document.exitFullscreen(); else if (demo.requestFullscreen) demo.requestFullscreen();

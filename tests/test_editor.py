@@ -81,9 +81,10 @@ def test_a_puzzle_made_on_the_board_is_proven_with_every_winning_move_and_refuta
     status, page = prove(demo, client, client.post("/teach/editor", data=FORM, headers=EN))
     assert status == "done"
     winning = re.findall(r'<li data-move="(\w+)">✓', page)
-    refuted = dict(re.findall(r'<li data-move="(\w+)">\w+ → (\w+)', page))
+    refuted = {m: reply for reply, moves in re.findall(r'<li data-reply="(\w*)">(.*?)</li>', page)
+               for m in re.findall(r'data-move="(\w+)"', moves)}
     assert winning == ["E4"]
-    assert "D4" in refuted and "E4" not in refuted
+    assert refuted["D4"] == "E4" and "E4" not in refuted  # the mouse runs away through E4
     assert len(winning) + len(refuted) == len(Game.from_sgf("(;SZ[9]AB[ed][de][fe]AW[ee][eg])").legal_moves())
     with demo.app_context():
         stored = db.session.scalars(sa.select(TeacherLesson)).one()
@@ -326,3 +327,29 @@ def test_the_migration_keeps_lessons_that_were_live_live_for_their_teachers_clas
             assert c.execute(sa.text("SELECT lesson_pk, group_id FROM teacher_lesson_class")).all() == [
                 (lesson_pk, group_id)]
         db.engine.dispose()
+
+
+def test_the_editor_starts_from_a_kids_game_or_the_demo_board_and_never_from_another_teachers_kid(demo, client):
+    from teach.models import PlayedGame, User
+
+    with demo.app_context():
+        lily = db.session.scalar(sa.select(User).where(User.name == "Lily"))
+        played = PlayedGame(kid_id=lily.id, kind="full", size=9, komi=7.5, kid_color="black", opponent="computer",
+                            moves=["E5", "D5", "C3", "D4"], ply=4)
+        db.session.add(played)
+        db.session.commit()
+        game_id = played.id
+    teacher_login(client)
+
+    def stones(page: str) -> dict:
+        return dict((p, c) for c, p in re.findall(r'class="pt (black|white)[^"]*" data-point="(\w+)"', page))
+
+    assert stones(client.get(f"/teach/editor?game={game_id}&move=2").get_data(as_text=True)) == {
+        "E5": "black", "D5": "white"}
+    assert len(stones(client.get(f"/teach/editor?game={game_id}").get_data(as_text=True))) == 4
+    handed = client.get("/teach/editor?rows=" + "/".join(MOUSE) + "&to_play=white").get_data(as_text=True)
+    assert stones(handed) == {"E6": "black", "D5": "black", "F5": "black", "E5": "white", "E3": "white"}
+    assert 'value="white" checked' in handed
+    assert stones(another_teacher(demo).get(f"/teach/editor?game={game_id}").get_data(as_text=True)) == {}
+    games = client.get("/teach/board").get_data(as_text=True)
+    assert f'<option value="{game_id}">Lily' in games or f'<option value="{game_id}">' in games

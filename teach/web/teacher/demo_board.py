@@ -16,28 +16,22 @@ from flask_login import current_user
 
 from teach.go import Game, IllegalMove
 from teach.go.reading import LOSE, BudgetExceeded, Limits, Reader
-from teach.models import Membership, PlayedGame
+from teach.lessons import authoring
+from teach.models import Membership, PlayedGame, User
 from teach.web import content, messages
 from teach.web.access import teacher_required
 from teach.web.board import render_board
+from teach.web.extensions import db
 from teach.web.moves import json_body, refused
 
 from . import bp
-from .editor import empty_rows
+from .editor import empty_rows, kid_game_or_none
 
 DEMO_SIZES = (9, 13, 19)
+RECENT_GAMES = 30  # kids' games offered to open
 MAX_MOVES = 400  # moves of one demonstrated line (a whole 19x19 game fits)
 # the projector's question is answered while the class waits: a small budget, a clock under a second or two
 ASK_LIMITS = Limits(nodes=40_000, seconds=1.5)
-
-
-def _kid_game(game_id: int) -> PlayedGame | None:
-    """A game a kid of one of this teacher's classes played; None otherwise (nothing tells whose it is)."""
-    mine = sa.select(Membership.group_id).where(Membership.user_id == current_user.id, Membership.role == "teacher")
-    kids = sa.select(Membership.user_id).where(Membership.group_id.in_(mine), Membership.role == "kid")
-    from teach.web.extensions import db
-
-    return db.session.scalar(sa.select(PlayedGame).where(PlayedGame.id == game_id, PlayedGame.kid_id.in_(kids)))
 
 
 def _opening() -> tuple[list[str], str, list[str]]:
@@ -52,7 +46,7 @@ def _opening() -> tuple[list[str], str, list[str]]:
             return chosen.position.game(to_play).board_rows(), to_play, line
     game_id = request.args.get("game", type=int)
     if game_id:
-        played = _kid_game(game_id)
+        played = kid_game_or_none(game_id)
         if played is not None:
             start = Game(played.size)
             return start.board_rows(), "black", list(played.moves or [])[:MAX_MOVES]
@@ -68,7 +62,18 @@ def demo_board():
                for lesson in content.ordered_lessons()]
     return render_template("teacher/demo_board.html", board=render_board(rows, lang=g.lang, playable=True),
                            size=len(rows), to_play=to_play, line=line, sizes=DEMO_SIZES,
-                           lessons=[(l, steps) for l, steps in lessons if steps])
+                           lessons=[(l, steps) for l, steps in lessons if steps], games=recent_kid_games(),
+                           puzzle_sizes=authoring.BOARD_SIZES)
+
+
+def recent_kid_games() -> list[tuple[PlayedGame, str]]:
+    """The latest games the kids of this teacher's classes played, with the kid's name (one query)."""
+    mine = sa.select(Membership.group_id).where(Membership.user_id == current_user.id, Membership.role == "teacher")
+    kids = sa.select(Membership.user_id).where(Membership.group_id.in_(mine), Membership.role == "kid")
+    query = (sa.select(PlayedGame, User.name).join(User, User.id == PlayedGame.kid_id)
+             .where(PlayedGame.kid_id.in_(kids), PlayedGame.ply > 0)
+             .order_by(PlayedGame.created_at.desc(), PlayedGame.id.desc()).limit(RECENT_GAMES))
+    return [tuple(row) for row in db.session.execute(query)]
 
 
 def _position(data: dict) -> Game | None:

@@ -17,7 +17,7 @@ from teach.go import Game, IllegalMove
 from teach.go.judge import GOALS, GoalError
 from teach.lessons import authoring
 from teach.lessons.errors import proof_problem
-from teach.models import ProofJob, TeacherLessonClass, utcnow
+from teach.models import Membership, PlayedGame, ProofJob, TeacherLessonClass, utcnow
 from teach.web import classroom, content, messages, proofs
 from teach.web.access import teacher_required
 from teach.web.board import render_board, rows_after
@@ -38,8 +38,14 @@ def empty_rows(size: int) -> list[str]:
 
 
 def _start_rows() -> tuple[list[str], str]:
-    """The board the editor opens with: empty (``?size=9``), or a lesson diagram (``?from=<lesson id>:<step>``)."""
+    """The board the editor opens with: empty (``?size=9``), a lesson diagram (``?from=<lesson id>:<step>``), a
+    position of a game a kid of the teacher's classes played (``?game=<id>&move=<n>``), or a board the demo board
+    hands over (``?rows=...&to_play=...``)."""
     size = request.args.get("size", type=int)
+    to_play = request.args.get("to_play") if request.args.get("to_play") in ("black", "white") else "black"
+    rows = (request.args.get("rows") or "").split("/")
+    if _square(rows):
+        return rows, to_play
     lesson_id, _sep, step = (request.args.get("from") or "").partition(":")
     lesson = content.catalog().lessons.get(lesson_id)
     if lesson is not None and step.isdecimal() and int(step) < len(lesson.steps):
@@ -47,7 +53,25 @@ def _start_rows() -> tuple[list[str], str]:
         if chosen.position is not None and chosen.position.size in authoring.BOARD_SIZES:
             to_play = getattr(chosen, "to_play", "black")
             return chosen.position.game(to_play).board_rows(), to_play
+    played = kid_game_or_none(request.args.get("game", type=int))
+    if played is not None and played.size in authoring.BOARD_SIZES:
+        game = Game(played.size)
+        for move in list(played.moves or [])[:max(0, request.args.get("move", len(played.moves or []), type=int))]:
+            try:
+                game.play(move)
+            except (IllegalMove, ValueError):
+                break
+        return game.board_rows(), game.to_play
     return empty_rows(size if size in authoring.BOARD_SIZES else 9), "black"
+
+
+def kid_game_or_none(game_id: int | None) -> PlayedGame | None:
+    """A game a kid of one of this teacher's classes played; None otherwise (nothing tells whose it is)."""
+    if not game_id:
+        return None
+    mine = sa.select(Membership.group_id).where(Membership.user_id == current_user.id, Membership.role == "teacher")
+    kids = sa.select(Membership.user_id).where(Membership.group_id.in_(mine), Membership.role == "kid")
+    return db.session.scalar(sa.select(PlayedGame).where(PlayedGame.id == game_id, PlayedGame.kid_id.in_(kids)))
 
 
 def _diagrams() -> list[dict]:
@@ -160,6 +184,18 @@ def _square(rows: list[str]) -> bool:
     return len(rows) in authoring.BOARD_SIZES and all(len(r) == len(rows) and not r.strip("XO.") for r in rows)
 
 
+def _by_reply(refutations: dict) -> list[tuple[str | None, list[str]]]:
+    """The refuted first moves grouped by the computer's answer, the answer refuting most first: most wrong moves
+    of a capture puzzle meet the same escape, and one line says so."""
+    groups: dict = {}
+    for move, reply in refutations.items():
+        groups.setdefault(reply, []).append(move)
+    order = "ABCDEFGHJKLMNOPQRST"
+    for moves in groups.values():
+        moves.sort(key=lambda m: (order.index(m[0]), int(m[1:])))
+    return sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0] or ""))
+
+
 def proof_message(message: str) -> str:
     """A checker's message about the proof, in the teacher's language (the checker writes for file authors)."""
     found = proof_problem(message)
@@ -204,7 +240,7 @@ def editor_proof(job_id: int):
     again = url_for("teacher.board_editor", size=game.size)
     return render_template("teacher/editor_proof.html", job=job, result=result, board=board, winning=winning,
                            messages=[proof_message(e.get("message", "")) for e in result.get("errors") or []],
-                           refutations=sorted(refutations.items()), to_play=setup.get("to_play", "black"),
+                           refutations=_by_reply(refutations), to_play=setup.get("to_play", "black"),
                            goal_label=GOAL_LABELS.get(job.fields.get("goal"), ""), again=again,
                            text=(job.fields.get("text") or {}).get(g.lang, ""),
                            deadline=int(proofs.setting("PROOF_DEADLINE_SECONDS")))
