@@ -353,3 +353,26 @@ def test_the_editor_starts_from_a_kids_game_or_the_demo_board_and_never_from_ano
     assert stones(another_teacher(demo).get(f"/teach/editor?game={game_id}").get_data(as_text=True)) == {}
     games = client.get("/teach/board").get_data(as_text=True)
     assert f'<option value="{game_id}">Lily' in games or f'<option value="{game_id}">' in games
+
+
+# ---------------------------------------------------------------------- lesson files: the checker's words, in Chinese
+LESSON = (__import__("pathlib").Path(__file__).resolve().parent / "web_lessons" / "capture" / "web-second.yaml") \
+    .read_text().replace("web-second", "my-own")
+
+
+@pytest.mark.parametrize("text, zh, en", [
+    ("id: [unclosed", "不是有效的 YAML", "is not valid YAML"),
+    (LESSON.replace("goal: capture", "goal: capture\n      colour: red"), "不是课程文件用的键", "is not a key"),
+    (LESSON.replace("target: [A5]", "target: [Z5]"), "不是一个点", "is not a point"),
+    (LESSON.replace("title: {zh: 老鼠想逃跑, en: The mouse runs}", "title: {zh: 老鼠想逃跑}"), "两种语言", "both languages"),
+])
+def test_a_lesson_files_mistakes_come_in_the_teachers_language(demo, client, text, zh, en):
+    import io
+
+    teacher_login(client)
+    for lang, says in (("zh", zh), ("en", en)):
+        r = client.post("/teach/lessons", data={"lesson": (io.BytesIO(text.encode()), "mine.yaml")},
+                        content_type="multipart/form-data", headers={"Accept-Language": lang})
+        page = r.get_data(as_text=True)
+        assert r.status_code == 422 and says in page and "mine.yaml:" in page, page[-3000:]
+    assert counts(demo) == (0, 0)

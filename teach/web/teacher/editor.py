@@ -16,7 +16,6 @@ from flask_login import current_user
 from teach.go import Game, IllegalMove
 from teach.go.judge import GOALS, GoalError
 from teach.lessons import authoring
-from teach.lessons.errors import proof_problem
 from teach.models import Membership, PlayedGame, ProofJob, TeacherLessonClass, utcnow
 from teach.web import classroom, content, messages, proofs
 from teach.web.access import teacher_required
@@ -26,6 +25,7 @@ from teach.web.moves import json_body, refused
 
 from . import bp
 from .authoring import _busy, _own_lesson_or_404
+from .checker_words import proof_message
 from .forms import GOAL_LABELS, TEXT_MAX, one_line
 from .scope import my_classes
 
@@ -194,23 +194,6 @@ def _by_reply(refutations: dict) -> list[tuple[str | None, list[str]]]:
     for moves in groups.values():
         moves.sort(key=lambda m: (order.index(m[0]), int(m[1:])))
     return sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0] or ""))
-
-
-def proof_message(message: str) -> str:
-    """A checker's message about the proof, in the teacher's language (the checker writes for file authors)."""
-    found = proof_problem(message)
-    code, values = found if found else ("", {})
-    if code == "no-winner":
-        return _("No first move reaches the goal: the kids could not solve it. Change the stones or the goal.")
-    if code == "budget":
-        return _("The reader could not finish reading this position: make it smaller or simpler.")
-    if code == "contradicts":
-        return _("The reader could not decide this position: change it a little and try again.")
-    if code == "ko-only":
-        return _("This puzzle can only be won through a ko: kids' puzzles here need a win without one.")
-    if code == "empty-target":
-        return _("There is no stone on %(point)s: a target is a stone of the group.", point=values.get("point", ""))
-    return _("The reader could not prove this puzzle.")
 
 
 def _my_job_or_404(job_id: int) -> ProofJob:
