@@ -376,3 +376,23 @@ def test_a_lesson_files_mistakes_come_in_the_teachers_language(demo, client, tex
         page = r.get_data(as_text=True)
         assert r.status_code == 422 and says in page and "mine.yaml:" in page, page[-3000:]
     assert counts(demo) == (0, 0)
+
+
+# ---------------------------------------------------------------------- worksheets
+def test_the_worksheet_picker_shows_a_topic_with_board_pictures_and_keeps_what_was_ticked(demo, client):
+    teacher_login(client)
+    page = client.get("/teach/worksheet?topic=capture&p=web-first:1", headers=EN).get_data(as_text=True)
+    boxes = re.findall(r'<input type="checkbox" name="p" value="([^"]+)"( checked)?', page)
+    assert [(k, bool(c)) for k, c in boxes] == [("web-first:1", True), ("web-second:0", False)]
+    assert page.count('<li class="puzzle-card">') == page.count('class="board ') == 2
+    assert client.get("/teach/worksheet?topic=capture&p=nope:3").status_code == 404
+
+
+def test_a_worksheet_numbers_each_puzzle_once(demo, client):
+    teacher_login(client)
+    page = client.get("/teach/worksheet?make=1&p=web-first:1&p=web-second:0&p=web-first:1",
+                      headers=EN).get_data(as_text=True)
+    text = re.sub(r"<[^>]+>", "", page)
+    assert page.count('class="sheet-puzzle"') == 2 and "<ol" not in page  # a repeat counts once; no list numbers
+    assert re.findall(r"(\d+)\. (?:E4|\w+\d)", text.split("Answer key")[1])[:2] == ["1", "2"]
+    assert "1. 1." not in text and "2. 2." not in text
