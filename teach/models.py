@@ -306,8 +306,19 @@ class TeacherLesson(db.Model):
     filename: Mapped[str] = mapped_column(sa.String(200))
     source: Mapped[str] = mapped_column(sa.Text)  # the YAML as uploaded
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # a draft (None) until its teacher publishes it to the classes they choose (TeacherLessonClass)
+    published_at: Mapped[datetime | None]
 
     __table_args__ = (sa.UniqueConstraint("owner_id", "lesson_id", name="uq_teacher_lesson_owner_lesson"),)
+
+
+class TeacherLessonClass(db.Model):
+    """A class a teacher's own lesson is published to: its kids see it once the lesson is published."""
+
+    __tablename__ = "teacher_lesson_class"
+    lesson_pk: Mapped[int] = mapped_column(sa.ForeignKey("teacher_lesson.id", ondelete="CASCADE"), primary_key=True)
+    group_id: Mapped[int] = mapped_column(sa.ForeignKey("kid_group.id", ondelete="CASCADE"), primary_key=True,
+                                          index=True)
 
 
 PROOF_KINDS = ("lesson", "sgf")  # a lesson file upload | a puzzle made from an SGF and a form

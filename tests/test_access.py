@@ -393,6 +393,59 @@ def snapshot() -> dict:  # noqa: F811  (every row, the live tables too)
     return tables
 
 
+# ---------------------------------------------------------------------- puzzles made on a board, the demo board
+# the editor and the demo board are every teacher's; a puzzle's proof page is its owner's alone, and trying a saved
+# puzzle as a kid is for its owner (and teachers sharing a class with them, as the lesson's own page)
+EDITOR_ROWS = ["." * 9] * 4 + ["X" + "." * 8, "OX" + "." * 7] + ["." * 9] * 3
+EXPECT.update({
+    ("teacher.board_editor", "GET"): ({}, None, teacher_only(200, 200)),
+    ("teacher.board_editor", "POST"): ({}, {"rows": "/".join(EDITOR_ROWS)}, teacher_only(422, 422)),
+    ("teacher.editor_proof", "GET"): ({"job_id": "{editor_job}"}, None, teacher_only(200)),
+    ("teacher.try_as_kid", "GET"): ({"lesson_pk": "{own_lesson}"}, None, teacher_only(200)),
+    ("teacher.try_move", "POST"): ({"lesson_pk": "{own_lesson}"}, {"json": {"line": [], "move": "A4"}},
+                                   teacher_only(200) | {ANON: 401}),
+    ("teacher.demo_board", "GET"): ({}, None, teacher_only(200, 200)),
+    ("teacher.demo_play", "POST"): ({}, {"json": {"rows": EDITOR_ROWS, "to_play": "black", "moves": ["A4"]}},
+                                    teacher_only(200, 200) | {ANON: 401}),
+    ("teacher.demo_ask", "POST"): ({}, {"json": {"rows": EDITOR_ROWS, "to_play": "black", "point": "A5"}},
+                                   teacher_only(200, 200) | {ANON: 401}),
+})
+_world_before_editor = build_world
+
+
+def build_world() -> dict:  # noqa: F811  (the world above, with a puzzle the teacher made on the board)
+    world = _world_before_editor()
+    sgf = "(;SZ[9]AB[ad][be]AW[ae])"
+    teacher_id = int(world["users"][TEACHER].split(":")[0])  # a session's id is "<account id>:<secret>"
+    job = ProofJob(owner_id=teacher_id, kind="sgf", filename="board", source=sgf, content_hash="1" * 64,
+                   status="done", fields={"setup": {"sgf": sgf, "size": 9, "to_play": "black"}, "goal": "capture",
+                                          "text": {"zh": "抓住它", "en": "Catch it"}},
+                   result={"errors": [], "puzzles": 1, "problem": None,
+                           "solution": {"status": "win", "winning": {"A4": "win"}, "refutations": {"B4": "A4"}}})
+    db.session.add(job)
+    db.session.commit()
+    world["args"]["editor_job"] = job.id
+    return world
+
+
+# publishing a teacher's own lesson to their classes: its owner's alone (a colleague may look at it, not publish it)
+EXPECT.update({
+    ("teacher.publish_lesson", "GET"): ({"lesson_pk": "{own_lesson}"}, None, teacher_only(200)),
+    ("teacher.publish_lesson", "POST"): ({"lesson_pk": "{own_lesson}"}, {"class": "{class}", "action": "publish"},
+                                         teacher_only(302)),
+})
+_snapshot_before_classes = snapshot
+
+
+def snapshot() -> dict:  # noqa: F811  (the rows above, and the classes an own lesson is published to)
+    from teach.models import TeacherLessonClass
+
+    tables = _snapshot_before_classes()
+    rows = db.session.execute(sa.select(TeacherLessonClass.__table__)).all()
+    tables[TeacherLessonClass.__tablename__] = sorted(tuple(str(v) for v in row) for row in rows)
+    return tables
+
+
 def _fill(value, args):
     if isinstance(value, str) and value.startswith("{") and value.endswith("}"):
         return args[value[1:-1]]

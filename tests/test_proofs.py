@@ -23,7 +23,7 @@ import pytest
 import sqlalchemy as sa
 from werkzeug.serving import make_server
 
-from teach.models import ProofJob, TeacherLesson, User, utcnow
+from teach.models import Group, ProofJob, TeacherLesson, User, utcnow
 from teach.web.extensions import db
 
 DEADLINE = 2  # seconds: short, so the test sees the kill before the reader spends its node budget (about 3 s here)
@@ -214,6 +214,10 @@ def test_a_good_upload_over_http_is_proven_saved_and_played(demo, server):
     assert 'data-status="done"' in page and "The lesson “The mouse runs” checked out and is saved." in page
     lesson_pk = re.search(r'href="/teach/lessons/(\d+)"', page).group(1)
     assert me.get(f"/teach/lessons/{lesson_pk}")[0] == 200
+    assert 'href="/learn/my-own"' not in lily.get("/learn/")[2]  # a draft until it is published
+    with demo.app_context():
+        class_id = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+    assert me.post(f"/teach/lessons/{lesson_pk}/classes", {"class": class_id, "action": "publish"})[0] == 302
     assert 'href="/learn/my-own"' in lily.get("/learn/")[2]
     assert lily.post("/learn/my-own/0/move", json_body={"move": "J1", "ply": 0})[0] == 200
 

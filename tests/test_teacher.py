@@ -441,6 +441,14 @@ def proof_answer(app, client, r, headers=None) -> tuple[object, str]:
     return re.search(r'data-status="(\w+)"', page).group(1), page
 
 
+def publish(app, client) -> None:
+    """The teacher publishes their one own lesson to the demo class (an upload is a draft until then)."""
+    with app.app_context():
+        pk = db.session.scalar(sa.select(TeacherLesson.id))
+    r = client.post(f"/teach/lessons/{pk}/classes", data={"class": demo_class(app), "action": "publish"})
+    assert r.status_code == 302
+
+
 GOOD_LESSON = (WEB_LESSONS / "capture" / "web-second.yaml").read_text().replace("web-second", "my-own")
 
 
@@ -486,6 +494,8 @@ def test_kids_of_the_class_play_their_teachers_own_lesson(demo, outsider, client
     assert proof_answer(demo, client, r)[0] == "done"
     kid = demo.test_client()
     kid.post(f"/kids/CAT234/{kid_id(demo, 'Lily')}", data={"pictures": "star,apple,sun"})
+    assert 'href="/learn/my-own"' not in kid.get("/learn/", headers=EN).get_data(as_text=True)  # a draft
+    publish(demo, client)
     assert 'href="/learn/my-own"' in kid.get("/learn/", headers=EN).get_data(as_text=True)
     assert kid.get("/learn/my-own").headers["Location"].endswith("/learn/my-own/0")
     wrong = kid.post("/learn/my-own/0/move", json={"move": "J1", "ply": 0}).get_json()
@@ -547,6 +557,7 @@ def test_an_sgf_problem_is_proven_saved_and_played_by_the_class(demo, client):
     assert "from a book" not in stored.source and "mouse.sgf" == stored.filename  # only the position is kept
     lily = demo.test_client()
     lily.post(f"/kids/CAT234/{kid_id(demo, 'Lily')}", data={"pictures": "star,apple,sun"})
+    publish(demo, client)
     assert f'href="/learn/{lesson_id}"' in lily.get("/learn/").get_data(as_text=True)
     assert lily.post(f"/learn/{lesson_id}/0/move", json={"move": "D4", "ply": 0}).get_json()["result"] == "wrong"
     assert lily.post(f"/learn/{lesson_id}/0/move", json={"move": "E4", "ply": 0}).get_json()["result"] == "correct"

@@ -130,3 +130,38 @@ def sgf_puzzle(setup: Setup, lesson_id: str, topic: str, goal: str, targets: lis
     if lesson is None or errors:
         return None, "", errors
     return lesson, source, []
+
+
+# ---------------------------------------------------------------------- a puzzle set up on a board
+BOARD_SIZES = SGF_SIZES
+
+
+def board_setup(rows: list[str], to_play: str) -> tuple[Setup | None, list[Problem]]:
+    """The puzzle position a teacher set up on the board editor: ``rows`` as the engine writes them (top row
+    first, X black, O white, . empty), ``to_play`` black or white. The problems are those of ``setup_of`` (a
+    board editor's position is checked exactly as an SGF's is) plus ``rows`` (not a square board of X, O, .)."""
+    size = len(rows)
+    if size not in BOARD_SIZES or any(not isinstance(r, str) or len(r) != size or r.strip("XO.") for r in rows):
+        return None, [Problem("rows")]
+    if to_play not in ("black", "white"):
+        return None, [Problem("to-play")]
+    props: dict[str, list[str] | str] = {"SZ": str(size), "PL": "B" if to_play == "black" else "W"}
+    for key, ch in (("AB", "X"), ("AW", "O")):
+        points = [encode_point((c, size - 1 - r), size) for r, row in enumerate(rows) for c, cell in enumerate(row)
+                  if cell == ch]
+        if points:
+            props[key] = points
+    return setup_of(Node(props))
+
+
+def solution_of(lesson: Lesson) -> dict | None:
+    """Every winning first move of a one-puzzle lesson and the reader's refutation of every other first move, as
+    the lesson checker proved them (its cache answers; nothing is read twice)."""
+    from .check import solve
+
+    puzzle = next((s for s in lesson.steps if s.kind == "puzzle"), None)
+    if puzzle is None:
+        return None
+    found = solve(puzzle.position, puzzle.to_play, puzzle.goal_object())
+    return {"status": found.status, "winning": dict(found.winning),
+            "refutations": {m: r for m, r in found.refutations.items()}}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 Path = tuple  # a path into the loaded data: ("steps", 2, "puzzle", "answers", 0)
@@ -98,3 +99,42 @@ class Source:
             if raw.strip():
                 return len(raw) - len(raw.lstrip(" "))
         return 0
+
+
+# What the checker says most often, as it words it for authors of lesson files (in English, with the file's own
+# words), and a code for each: a teacher's page words them again in the teacher's language, keeping the values.
+_PROBLEMS = (
+    ("no-winner", re.compile(r"no first move wins")),
+    ("budget", re.compile(r"ran out of budget")),
+    ("contradicts", re.compile(r"contradicts itself")),
+    ("ko-only", re.compile(r"won only through a ko")),
+    ("empty-target", re.compile(r"target (?P<point>[A-T]\d+) is an empty point")),
+    ("answer-loses", re.compile(r"^answer (?P<point>[A-T]\d+) does not win")),
+    ("also-win", re.compile(r"^(?P<points>.+?) also wins? but")),
+    ("yaml-tab", re.compile(r"^not valid YAML: a tab character")),
+    ("yaml", re.compile(r"^not valid YAML: (?P<detail>.*)")),
+    ("empty-file", re.compile(r"^the file is empty")),
+    ("unknown-key", re.compile(r"^unknown key `(?P<key>[^`]*)`")),
+    ("missing-language", re.compile(r"^missing `(?P<key>zh|en)`: every text needs both")),
+    ("missing-key", re.compile(r"^missing keys? (?P<keys>.*)")),
+    ("not-a-point", re.compile(r"^(?P<value>.*) is not a point: write a column letter")),
+    ("empty-text", re.compile(r"^empty text$")),
+    ("one-kind", re.compile(r"^a step has exactly one kind")),
+    ("expected", re.compile(r"^expected (?P<expected>.*), found (?P<found>.*)")),
+)
+PROOF_CODES = ("no-winner", "budget", "contradicts", "ko-only", "empty-target")
+
+
+def problem_code(message: str) -> tuple[str, dict[str, str]] | None:
+    """(code, values) of a checker message the pages word in the teacher's language, or None for any other."""
+    for code, pattern in _PROBLEMS:
+        found = pattern.search(message)
+        if found:
+            return code, found.groupdict()
+    return None
+
+
+def proof_problem(message: str) -> tuple[str, dict[str, str]] | None:
+    """(code, values) of a checker message about a puzzle's proof, or None for any other message."""
+    found = problem_code(message)
+    return found if found and found[0] in PROOF_CODES else None

@@ -52,6 +52,8 @@ def prove(request: dict) -> dict:
     answer = {"errors": [_error(e) for e in errors], "puzzles": count}
     if lesson is not None and not errors:
         answer.update(lesson=_lesson(lesson), source=source)
+        if request["kind"] == "sgf":  # the board editor shows every winning first move and each refutation
+            answer["solution"] = authoring.solution_of(lesson)
     return answer
 
 

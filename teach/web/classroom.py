@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 
 from teach.models import (AVATARS, PASSWORD_PICTURES, Assignment, Attempt, Group, LessonProgress, LinkInvitation,
                           Membership, MissedCapture, ParentLink, PlayedGame, StepShown, StickerAward, TeacherLesson,
-                          User, utcnow)
+                          TeacherLessonClass, User, utcnow)
 from teach.web import milestones, timing
 from teach.web.extensions import db
 
@@ -274,10 +274,13 @@ def typed_lesson(stored: TeacherLesson):
 
 
 def class_lessons(kid_id: int) -> list:
-    """The lessons the teachers of this kid's classes uploaded, typed, oldest first (one query)."""
+    """The lessons the teachers of this kid's classes published to one of them, typed, oldest first (one query)."""
     classes = sa.select(Membership.group_id).where(Membership.user_id == kid_id, Membership.role == "kid")
     teachers = sa.select(Membership.user_id).where(Membership.group_id.in_(classes), Membership.role == "teacher")
-    rows = db.session.scalars(sa.select(TeacherLesson).where(TeacherLesson.owner_id.in_(teachers))
+    published = sa.select(TeacherLessonClass.lesson_pk).where(TeacherLessonClass.group_id.in_(classes))
+    rows = db.session.scalars(sa.select(TeacherLesson).where(TeacherLesson.owner_id.in_(teachers),
+                                                             TeacherLesson.published_at.is_not(None),
+                                                             TeacherLesson.id.in_(published))
                               .order_by(TeacherLesson.created_at, TeacherLesson.id))
     lessons = {}
     for row in rows:

@@ -183,6 +183,8 @@ def finish(job_id: int, runner: str, answer: dict, deadline: float) -> str:
             result.update(problem="exists", lesson_id=found["id"])
         else:
             status = "done"
+            if answer.get("solution"):  # a one-puzzle lesson: its winners and refutations, for the editor's page
+                result["solution"] = answer["solution"]
             lesson = TeacherLesson(owner_id=job.owner_id, lesson_id=found["id"], filename=job.filename,
                                    source=answer["source"])
     if lesson is not None:

@@ -17,4 +17,4 @@ from flask import Blueprint
 bp = Blueprint("teacher", __name__, url_prefix="/teach")
 
 # the sections add their views to bp when imported
-from . import assignments, authoring, cards, classes, reports, roster, worksheets  # noqa: E402,F401
+from . import assignments, authoring, cards, classes, demo_board, editor, reports, roster, worksheets  # noqa: E402,F401

@@ -23,6 +23,7 @@ from teach.web.board import render_board
 from teach.web.extensions import db
 
 from . import bp
+from .checker_words import lesson_message
 from .forms import GOAL_LABELS, UPLOAD_MAX, LessonUploadForm, SgfProblemForm, sgf_problem_message
 
 RECENT_JOBS = 10  # uploads listed on the own-lessons page
@@ -63,7 +64,8 @@ def _queue_upload(upload) -> tuple[list[dict], ProofJob | None]:
     if text is None or "\x00" in text:
         return [{"file": filename, "line": 0, "message": _("That is not a text file. Upload a lesson in YAML.")}], None
     lesson, errors, _count = check_text(data, filename, prove=False)  # the proof is queued
-    found = [{"file": filename, "line": e.line, "column": e.column, "message": e.message} for e in errors]
+    found = [{"file": filename, "line": e.line, "column": e.column, "message": lesson_message(e.message)}
+             for e in errors]
     if lesson is not None and not found:
         if content.catalog().topic(lesson.topic) is None:
             found.append({"file": filename, "line": 0, "message": _("There is no topic “%(topic)s”.",
@@ -156,7 +158,8 @@ def _queue_sgf_problem(form: SgfProblemForm) -> tuple[list[str], ProofJob | None
     lesson, _source, lesson_errors = authoring.sgf_puzzle(
         setup, lesson_id, form.topic.data, form.goal.data, form.targets, form.instruction, form.titles, prove=False)
     if lesson is None:
-        return [e.message for e in lesson_errors] or [_("The reader could not prove this puzzle.")], None
+        words = [lesson_message(e.message) for e in lesson_errors]
+        return words or [_("The reader could not prove this puzzle.")], None
     fields = {"setup": {"sgf": setup.sgf, "size": setup.size, "to_play": setup.to_play}, "lesson_id": lesson_id,
               "topic": form.topic.data, "goal": form.goal.data, "targets": form.targets, "text": form.instruction,
               "title": form.titles}
@@ -179,7 +182,8 @@ def proof_job(job_id: int):
         proofs.ensure_runner()  # after a restart, or when this process's runner is idle
     position = proofs.queue_position(job) if job.status == "queued" else 0
     elapsed = int((utcnow() - job.started_at).total_seconds()) if job.status == "running" else 0
-    result = job.result or {}
+    result = dict(job.result or {})
+    result["errors"] = [{**e, "message": lesson_message(e.get("message", ""))} for e in result.get("errors") or []]
     title = (result.get("title") or {}).get(g.lang, "")
     return render_template("teacher/proof_job.html", job=job, result=result, title=title, position=position,
                            elapsed=max(0, elapsed), deadline=int(proofs.setting("PROOF_DEADLINE_SECONDS")))

@@ -1,4 +1,5 @@
-"""Worksheets to print: puzzles picked from the lessons, drawn for paper, with an answer key on its own page."""
+"""Worksheets to print: puzzles picked by topic from board pictures, drawn for paper, with an answer key on its
+own page. Each puzzle is numbered once, by the sheet (the lists are not numbered lists)."""
 
 from __future__ import annotations
 
@@ -28,21 +29,38 @@ def _answers(puzzle) -> list[str]:
     return sorted(m for m, how in puzzle.judge().solve().winning.items())
 
 
+def _picture(puzzle):
+    return render_board(puzzle.start().board_rows(), lang=g.lang, marks=puzzle.marks,
+                        labels=puzzle.position.label_points)
+
+
 @bp.get("/worksheet")
 @teacher_required
 def worksheet():
-    """Pick puzzles (``?p=lesson:step``, repeated) and print them, with an answer key on its own page."""
-    chosen = request.args.getlist("p")[:WORKSHEET_MAX]
+    """Pick puzzles (``?p=lesson:step``, repeated) and print them, with an answer key on its own page. The picker
+    shows one topic at a time (``?topic=``) with a picture of every puzzle; the ones picked in other topics ride
+    along in the form."""
+    chosen = list(dict.fromkeys(request.args.getlist("p")))[:WORKSHEET_MAX]
     every = list(_all_puzzles())
-    if not chosen:
-        return render_template("teacher/worksheet_pick.html", puzzles=every)
     by_key = {key: (lesson, i, s) for key, lesson, i, s in every}
     if any(key not in by_key for key in chosen):
         abort(404)
+    if not chosen or ("topic" in request.args and "make" not in request.args):
+        return _picker(every, chosen)
     sheet = []
     for n, key in enumerate(chosen, 1):
         lesson, i, s = by_key[key]
-        sheet.append({"n": n, "lesson": lesson, "puzzle": s, "answers": _answers(s),
-                      "board": render_board(s.start().board_rows(), lang=g.lang, marks=s.marks,
-                                            labels=s.position.label_points)})
+        sheet.append({"n": n, "lesson": lesson, "puzzle": s, "answers": _answers(s), "board": _picture(s)})
     return render_template("teacher/worksheet.html", sheet=sheet)
+
+
+def _picker(every, chosen: list[str]):
+    topics = [t for t in content.catalog().topics if any(lesson.topic == t.id for _k, lesson, _i, _s in every)]
+    wanted = request.args.get("topic")
+    topic = next((t for t in topics if t.id == wanted), topics[0] if topics else None)
+    counts = {t.id: sum(1 for _k, lesson, _i, _s in every if lesson.topic == t.id) for t in topics}
+    shown = [{"key": key, "lesson": lesson, "n": i + 1, "puzzle": s, "board": _picture(s)}
+             for key, lesson, i, s in every if topic is not None and lesson.topic == topic.id]
+    shown_keys = {p["key"] for p in shown}
+    return render_template("teacher/worksheet_pick.html", topics=topics, topic=topic, counts=counts, shown=shown,
+                           chosen=chosen, carried=[k for k in chosen if k not in shown_keys], most=WORKSHEET_MAX)

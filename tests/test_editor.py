@@ -1,0 +1,398 @@
+"""Puzzles made on a board (the board editor, its proof page, "try it as a kid") and the classroom demo board."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import sqlalchemy as sa
+
+from teach.go import Game
+from teach.lessons import authoring
+from teach.lessons.errors import proof_problem
+from teach.models import ProofJob, TeacherLesson
+from teach.web.extensions import db
+
+EN = {"Accept-Language": "en"}
+ZH = {"Accept-Language": "zh"}
+# a white mouse on E5 with three black cats round it: E4 catches it; E3 is a second white stone
+MOUSE = Game.from_sgf("(;SZ[9]AB[ed][de][fe]AW[ee][eg])").board_rows()
+FORM = {"rows": "/".join(MOUSE), "to_play": "black", "goal": "capture", "target": "E5", "topic": "capture",
+        "text_zh": "抓住白老鼠！", "text_en": "Catch the white mouse!"}
+
+
+@pytest.fixture(autouse=True)
+def _long_deadline(demo):
+    demo.config["PROOF_DEADLINE_SECONDS"] = 600
+    demo.config["PROOF_RUNNER"] = False  # the test works the queue itself, as `teach proofs run` does
+
+
+def teacher_login(client, email="teacher@example.com", password="black-cat-42"):
+    assert client.post("/login", data={"email": email, "password": password}).status_code == 302
+
+
+def another_teacher(app):
+    """A client signed in as a new teacher with no class of their own."""
+    other = app.test_client()
+    assert other.post("/signup", data={"email": "zoe@example.com", "password": "long-enough-9", "confirm":
+                                       "long-enough-9", "name": "Zoe", "role": "teacher"}).status_code == 302
+    return other
+
+
+def prove(app, client, r, headers=EN) -> tuple[str, str]:
+    from teach.web import proofs
+
+    assert r.status_code == 302 and "/teach/editor/proofs/" in r.headers["Location"], r.get_data(as_text=True)
+    with app.app_context():
+        proofs.run_queue()
+    page = client.get(r.headers["Location"], headers=headers).get_data(as_text=True)
+    return re.search(r'data-status="(\w+)"', page).group(1), page
+
+
+def counts(app) -> tuple[int, int]:
+    with app.app_context():
+        return (db.session.scalar(sa.select(sa.func.count()).select_from(ProofJob)),
+                db.session.scalar(sa.select(sa.func.count()).select_from(TeacherLesson)))
+
+
+# ---------------------------------------------------------------------- the position
+def test_a_board_set_up_in_the_editor_is_the_same_position_as_an_sgf():
+    setup, problems = authoring.board_setup(MOUSE, "white")
+    assert problems == [] and setup.to_play == "white" and setup.size == 9
+    assert Game.from_sgf(setup.sgf).board_rows() == MOUSE
+
+
+@pytest.mark.parametrize("rows, to_play, code", [
+    (["." * 9] * 9, "black", "no-stones"),
+    (["." * 9] * 8, "black", "rows"),
+    (["." * 19] * 19, "black", "rows"),  # kids' puzzles are 9x9 or 13x13
+    (MOUSE[:-1] + ["....Z...."], "black", "rows"),
+    (MOUSE, "red", "to-play"),
+])
+def test_a_board_that_is_not_a_puzzle_position_says_why(rows, to_play, code):
+    setup, problems = authoring.board_setup(rows, to_play)
+    assert setup is None and [p.code for p in problems] == [code]
+
+
+# ---------------------------------------------------------------------- the editor
+def test_a_puzzle_made_on_the_board_is_proven_with_every_winning_move_and_refutation(demo, client):
+    teacher_login(client)
+    assert client.get("/teach/editor", headers=EN).status_code == 200
+    status, page = prove(demo, client, client.post("/teach/editor", data=FORM, headers=EN))
+    assert status == "done"
+    winning = re.findall(r'<li data-move="(\w+)">✓', page)
+    refuted = {m: reply for reply, moves in re.findall(r'<li data-reply="(\w*)">(.*?)</li>', page)
+               for m in re.findall(r'data-move="(\w+)"', moves)}
+    assert winning == ["E4"]
+    assert refuted["D4"] == "E4" and "E4" not in refuted  # the mouse runs away through E4
+    assert len(winning) + len(refuted) == len(Game.from_sgf("(;SZ[9]AB[ed][de][fe]AW[ee][eg])").legal_moves())
+    with demo.app_context():
+        stored = db.session.scalars(sa.select(TeacherLesson)).one()
+        assert stored.filename == "board"
+    assert f"/teach/editor/try/{stored.id}" in page
+
+
+def test_the_proof_page_speaks_chinese(demo, client):
+    teacher_login(client)
+    status, page = prove(demo, client, client.post("/teach/editor", data=FORM, headers=ZH), ZH)
+    assert status == "done" and "取胜的第一步" in page and "Winning first moves" not in page
+
+
+def test_a_puzzle_nobody_can_solve_is_refused_in_the_teachers_language(demo, client):
+    teacher_login(client)
+    # the mouse on E5 has a friend: black cannot catch it in one go (and nothing else works)
+    rows = Game.from_sgf("(;SZ[9]AB[ed]AW[ee][ef])").board_rows()
+    r = client.post("/teach/editor", data={**FORM, "rows": "/".join(rows)}, headers=ZH)
+    status, page = prove(demo, client, r, ZH)
+    assert status == "refused"
+    assert "没有哪一步能达到目标" in page and "no first move wins" not in page
+    assert counts(demo)[1] == 0
+
+
+@pytest.mark.parametrize("change, says", [
+    ({"rows": "/".join(["." * 9] * 9)}, "Put some stones on the board first."),
+    ({"rows": "XX/OO"}, "The board could not be read."),
+    ({"rows": "/".join(MOUSE[:-1] + ["<script>."])}, "The board could not be read."),
+    ({"goal": "win"}, "Choose what the kids must do (the goal)."),
+    ({"target": ""}, "Tap the target stones"),
+    ({"target": "A1"}, "There is no stone on A1"),
+    ({"target": "E5 E6"}, "must all be the same colour"),
+    ({"target": "Z99"}, "Tap the target stones"),
+    ({"text_en": "  "}, "Write the instruction in both languages."),
+    ({"topic": "nope"}, "Choose the topic the puzzle belongs to."),
+    ({"to_play": "red"}, "Choose who plays first"),
+])
+def test_a_puzzle_the_quick_checks_refuse_is_not_queued_and_keeps_the_form(demo, client, change, says):
+    teacher_login(client)
+    r = client.post("/teach/editor", data={**FORM, **change}, headers=EN)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 422 and says in page
+    assert "Catch the white mouse!" in page or change.get("text_en") == "  "
+    assert counts(demo) == (0, 0)
+
+
+def test_the_editor_opens_a_lesson_diagram(demo, client):
+    teacher_login(client)
+    page = client.get("/teach/editor?from=web-first:1", headers=EN).get_data(as_text=True)
+    stones = len(re.findall(r'class="pt (?:black|white)', page))
+    assert stones > 0
+    empty = client.get("/teach/editor?from=web-first:999", headers=EN).get_data(as_text=True)
+    assert len(re.findall(r'class="pt (?:black|white)', empty)) == 0
+
+
+def test_a_teacher_cannot_see_another_teachers_editor_proof(demo, client, app):
+    teacher_login(client)
+    r = client.post("/teach/editor", data=FORM, headers=EN)
+    other = another_teacher(demo)
+    assert other.get(r.headers["Location"]).status_code == 404
+
+
+# ---------------------------------------------------------------------- try it as a kid
+def test_trying_a_saved_puzzle_as_a_kid_judges_moves_and_records_nothing(demo, client):
+    from teach.models import Attempt
+
+    teacher_login(client)
+    prove(demo, client, client.post("/teach/editor", data=FORM, headers=EN))
+    with demo.app_context():
+        pk = db.session.scalar(sa.select(TeacherLesson.id))
+    page = client.get(f"/teach/editor/try/{pk}", headers=EN).get_data(as_text=True)
+    assert "Catch the white mouse!" in page
+    wrong = client.post(f"/teach/editor/try/{pk}/move", json={"line": [], "move": "D4"}, headers=EN).get_json()
+    assert wrong["result"] == "wrong" and wrong["reply"] and wrong["message"]
+    right = client.post(f"/teach/editor/try/{pk}/move", json={"line": [], "move": "e4"}, headers=EN).get_json()
+    assert right["result"] == "correct" and right["rows"][5][4] == "X" and right["rows"][4][4] == "."
+    for bad in ({"line": "D4", "move": "D4"}, {"line": [], "move": 7}, {"line": [], "move": "D4", "x": 1},
+                {"line": ["Q99"], "move": "D4"}, {"line": ["D4"] * 41, "move": "E4"}):
+        assert client.post(f"/teach/editor/try/{pk}/move", json=bad).status_code == 400
+    with demo.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Attempt)) == 0
+
+
+# ---------------------------------------------------------------------- the demo board
+def test_the_demo_board_plays_moves_through_the_engine(demo, client):
+    teacher_login(client)
+    assert client.get("/teach/board", headers=ZH).status_code == 200
+    rows = Game.from_sgf("(;SZ[9]AB[ed][de][fe]AW[ee])").board_rows()
+    answer = client.post("/teach/board/play", json={"rows": rows, "to_play": "black", "moves": ["E4"]}).get_json()
+    assert answer["result"] == "ok" and answer["rows"][4][4] == "." and answer["to_play"] == "white"
+    assert answer["captures"]["black"] == 1
+    taken = client.post("/teach/board/play", json={"rows": rows, "to_play": "black", "moves": ["E5"]},
+                        headers=EN).get_json()
+    assert taken["result"] == "illegal" and taken["at"] == 0 and taken["message"]
+
+
+@pytest.mark.parametrize("body", [
+    {"rows": ["." * 9] * 9, "to_play": "black", "moves": "E4"},
+    {"rows": ["." * 8] * 8, "to_play": "black", "moves": []},
+    {"rows": ["." * 9] * 9, "to_play": "green", "moves": []},
+    {"rows": ["." * 9] * 9, "to_play": "black", "moves": ["E4"] * 401},
+    {"rows": "........."},
+])
+def test_the_demo_board_refuses_what_the_page_never_sends(demo, client, body):
+    teacher_login(client)
+    assert client.post("/teach/board/play", json=body).status_code == 400
+    assert client.post("/teach/board/ask", json={**body, "point": "E5"}).status_code == 400
+
+
+@pytest.mark.parametrize("sgf, point, result", [
+    ("(;SZ[9]AB[ad][be]AW[ae])", "A5", "dead"),  # on the edge: running along it is a ladder into the corner
+    ("(;SZ[9]AB[ed][de]AW[ee])", "E5", "safe"),  # two roads in the open: it always gets away
+    ("(;SZ[9]AB[ed][de][fe]AW[ee])", "E5", "urgent"),  # in atari in the open: E4 catches it, or saves it
+])
+def test_the_reader_answers_can_this_be_captured(demo, client, sgf, point, result):
+    teacher_login(client)
+    rows = Game.from_sgf(sgf).board_rows()
+    answer = client.post("/teach/board/ask", json={"rows": rows, "to_play": "black", "point": point},
+                         headers=EN).get_json()
+    assert answer["result"] == result and answer["message"]
+    if result == "urgent":
+        assert answer["attack"] and answer["defend"]
+
+
+def test_the_demo_board_opens_only_games_of_the_teachers_own_kids(demo, client):
+    from teach.models import PlayedGame, User
+
+    with demo.app_context():
+        lily = db.session.scalar(sa.select(User).where(User.name == "Lily"))
+        mine = PlayedGame(kid_id=lily.id, kind="full", size=9, komi=7.5, kid_color="black", opponent="computer",
+                          moves=["E5", "D5", "C3"], ply=3)
+        db.session.add(mine)
+        db.session.commit()
+        game_id = mine.id
+    teacher_login(client)
+    page = client.get(f"/teach/board?game={game_id}").get_data(as_text=True)
+    assert '["E5", "D5", "C3"]' in page
+    other = another_teacher(demo)
+    theirs = other.get(f"/teach/board?game={game_id}").get_data(as_text=True)
+    assert "E5" not in theirs.split('id="demo-line"')[1]
+
+
+# ---------------------------------------------------------------------- the checker's words, reworded
+@pytest.mark.parametrize("message, code", [
+    ("no first move wins (black to capture E5): the goal cannot be reached", "no-winner"),
+    ("the reader ran out of budget on this puzzle (black to capture E5): make it smaller or simpler", "budget"),
+    ("this puzzle is won only through a ko (E4): say so with `ko: true`", "ko-only"),
+    ("target E5 is an empty point: a target names a stone of the chain", "empty-target"),
+    ("`foo` is not a key", None),
+])
+def test_the_checkers_proof_messages_have_codes_for_the_teachers_language(message, code):
+    found = proof_problem(message)
+    assert (found[0] if found else None) == code
+
+
+# ---------------------------------------------------------------------- a draft until published, to chosen classes
+def _saved_puzzle(demo, client) -> int:
+    prove(demo, client, client.post("/teach/editor", data=FORM, headers=EN))
+    with demo.app_context():
+        return db.session.scalar(sa.select(TeacherLesson.id))
+
+
+def _kid_sees(demo, code: str, kid_name: str, pictures: str, lesson_id: str) -> bool:
+    from teach.models import User
+
+    with demo.app_context():
+        kid = db.session.scalar(sa.select(User.id).where(User.name == kid_name))
+    kid_client = demo.test_client()
+    assert kid_client.post(f"/kids/{code}/{kid}", data={"pictures": pictures}).status_code == 302
+    return f'href="/learn/{lesson_id}"' in kid_client.get("/learn/").get_data(as_text=True) \
+        and kid_client.get(f"/learn/{lesson_id}/0").status_code == 200
+
+
+def test_a_made_puzzle_is_a_draft_until_published_to_the_classes_chosen(demo, outsider, client):
+    from teach.models import Group, Membership, User
+
+    teacher_login(client)
+    pk = _saved_puzzle(demo, client)
+    with demo.app_context():
+        lesson_id = db.session.get(TeacherLesson, pk).lesson_id
+        mine = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+        other = db.session.scalar(sa.select(Group.id).where(Group.code == "OTHER2"))
+        teacher = db.session.scalar(sa.select(User).where(User.email == "teacher@example.com"))
+        db.session.add(Membership(user_id=teacher.id, group_id=other, role="teacher"))  # she teaches both
+        db.session.commit()
+    assert not _kid_sees(demo, "CAT234", "Lily", "star,apple,sun", lesson_id)
+    page = client.get(f"/teach/lessons/{pk}/classes", headers=EN).get_data(as_text=True)
+    assert 'data-published="no"' in page and f"/teach/editor/try/{pk}" in page
+    none = client.post(f"/teach/lessons/{pk}/classes", data={"action": "publish"}, headers=EN)
+    assert none.status_code == 422 and "Choose at least one class" in none.get_data(as_text=True)
+    assert client.post(f"/teach/lessons/{pk}/classes", data={"class": mine, "action": "publish"}).status_code == 302
+    assert _kid_sees(demo, "CAT234", "Lily", "star,apple,sun", lesson_id)
+    assert not _kid_sees(demo, "OTHER2", "Zed", "cat,cat,cat", lesson_id)  # a class she did not choose
+    client.post(f"/teach/lessons/{pk}/classes", data={"class": [mine, other], "action": "publish"})
+    assert _kid_sees(demo, "OTHER2", "Zed", "cat,cat,cat", lesson_id)
+    client.post(f"/teach/lessons/{pk}/classes", data={"class": [other], "action": "publish"})
+    assert not _kid_sees(demo, "CAT234", "Lily", "star,apple,sun", lesson_id)
+    client.post(f"/teach/lessons/{pk}/classes", data={"class": [other], "action": "draft"})
+    assert not _kid_sees(demo, "OTHER2", "Zed", "cat,cat,cat", lesson_id)
+
+
+def test_publishing_to_a_class_that_is_not_yours_changes_nothing(demo, outsider, client):
+    from teach.models import Group
+
+    teacher_login(client)
+    pk = _saved_puzzle(demo, client)
+    with demo.app_context():
+        other = db.session.scalar(sa.select(Group.id).where(Group.code == "OTHER2"))
+    for bad in ({"class": other, "action": "publish"}, {"class": "x", "action": "publish"}):
+        assert client.post(f"/teach/lessons/{pk}/classes", data=bad).status_code == 404
+    with demo.app_context():
+        assert db.session.get(TeacherLesson, pk).published_at is None
+    assert another_teacher(demo).post(f"/teach/lessons/{pk}/classes", data={"action": "draft"}).status_code == 404
+
+
+def test_the_migration_keeps_lessons_that_were_live_live_for_their_teachers_classes(tmp_path):
+    from flask_migrate import upgrade
+
+    from tests.conftest import _test_app
+
+    app = _test_app(f"sqlite:///{tmp_path / 'old.db'}")
+    with app.app_context():
+        upgrade(revision="f5b2d3c4e6a7")
+        from teach.models import Group, Membership, User  # tables the migration does not change
+
+        teacher = User(role="teacher", name="T", email="t@example.com")
+        group = Group(kind="class", name="C", code="CODE55")
+        group.members.append(Membership(user=teacher, role="teacher"))
+        db.session.add_all([teacher, group, Group(kind="class", name="Not hers", code="CODE66")])
+        db.session.commit()
+        db.session.execute(sa.text("INSERT INTO teacher_lesson (owner_id, lesson_id, filename, source, created_at) "
+                                   "VALUES (:owner, 'old', 'old.yaml', 'x', '2026-01-02')"), {"owner": teacher.id})
+        db.session.commit()
+        lesson_pk = db.session.execute(sa.text("SELECT id FROM teacher_lesson")).scalar()
+        group_id = group.id
+        db.session.remove()
+        upgrade()
+        with db.engine.connect() as c:
+            assert c.execute(sa.text("SELECT published_at FROM teacher_lesson")).scalar() is not None
+            assert c.execute(sa.text("SELECT lesson_pk, group_id FROM teacher_lesson_class")).all() == [
+                (lesson_pk, group_id)]
+        db.engine.dispose()
+
+
+def test_the_editor_starts_from_a_kids_game_or_the_demo_board_and_never_from_another_teachers_kid(demo, client):
+    from teach.models import PlayedGame, User
+
+    with demo.app_context():
+        lily = db.session.scalar(sa.select(User).where(User.name == "Lily"))
+        played = PlayedGame(kid_id=lily.id, kind="full", size=9, komi=7.5, kid_color="black", opponent="computer",
+                            moves=["E5", "D5", "C3", "D4"], ply=4)
+        db.session.add(played)
+        db.session.commit()
+        game_id = played.id
+    teacher_login(client)
+
+    def stones(page: str) -> dict:
+        return dict((p, c) for c, p in re.findall(r'class="pt (black|white)[^"]*" data-point="(\w+)"', page))
+
+    assert stones(client.get(f"/teach/editor?game={game_id}&move=2").get_data(as_text=True)) == {
+        "E5": "black", "D5": "white"}
+    assert len(stones(client.get(f"/teach/editor?game={game_id}").get_data(as_text=True))) == 4
+    handed = client.get("/teach/editor?rows=" + "/".join(MOUSE) + "&to_play=white").get_data(as_text=True)
+    assert stones(handed) == {"E6": "black", "D5": "black", "F5": "black", "E5": "white", "E3": "white"}
+    assert 'value="white" checked' in handed
+    assert stones(another_teacher(demo).get(f"/teach/editor?game={game_id}").get_data(as_text=True)) == {}
+    games = client.get("/teach/board").get_data(as_text=True)
+    assert f'<option value="{game_id}">Lily' in games or f'<option value="{game_id}">' in games
+
+
+# ---------------------------------------------------------------------- lesson files: the checker's words, in Chinese
+LESSON = (__import__("pathlib").Path(__file__).resolve().parent / "web_lessons" / "capture" / "web-second.yaml") \
+    .read_text().replace("web-second", "my-own")
+
+
+@pytest.mark.parametrize("text, zh, en", [
+    ("id: [unclosed", "不是有效的 YAML", "is not valid YAML"),
+    (LESSON.replace("goal: capture", "goal: capture\n      colour: red"), "不是课程文件用的键", "is not a key"),
+    (LESSON.replace("target: [A5]", "target: [Z5]"), "不是一个点", "is not a point"),
+    (LESSON.replace("title: {zh: 老鼠想逃跑, en: The mouse runs}", "title: {zh: 老鼠想逃跑}"), "两种语言", "both languages"),
+])
+def test_a_lesson_files_mistakes_come_in_the_teachers_language(demo, client, text, zh, en):
+    import io
+
+    teacher_login(client)
+    for lang, says in (("zh", zh), ("en", en)):
+        r = client.post("/teach/lessons", data={"lesson": (io.BytesIO(text.encode()), "mine.yaml")},
+                        content_type="multipart/form-data", headers={"Accept-Language": lang})
+        page = r.get_data(as_text=True)
+        assert r.status_code == 422 and says in page and "mine.yaml:" in page, page[-3000:]
+    assert counts(demo) == (0, 0)
+
+
+# ---------------------------------------------------------------------- worksheets
+def test_the_worksheet_picker_shows_a_topic_with_board_pictures_and_keeps_what_was_ticked(demo, client):
+    teacher_login(client)
+    page = client.get("/teach/worksheet?topic=capture&p=web-first:1", headers=EN).get_data(as_text=True)
+    boxes = re.findall(r'<input type="checkbox" name="p" value="([^"]+)"( checked)?', page)
+    assert [(k, bool(c)) for k, c in boxes] == [("web-first:1", True), ("web-second:0", False)]
+    assert page.count('<li class="puzzle-card">') == page.count('class="board ') == 2
+    assert client.get("/teach/worksheet?topic=capture&p=nope:3").status_code == 404
+
+
+def test_a_worksheet_numbers_each_puzzle_once(demo, client):
+    teacher_login(client)
+    page = client.get("/teach/worksheet?make=1&p=web-first:1&p=web-second:0&p=web-first:1",
+                      headers=EN).get_data(as_text=True)
+    text = re.sub(r"<[^>]+>", "", page)
+    assert page.count('class="sheet-puzzle"') == 2 and "<ol" not in page  # a repeat counts once; no list numbers
+    assert re.findall(r"(\d+)\. (?:E4|\w+\d)", text.split("Answer key")[1])[:2] == ["1", "2"]
+    assert "1. 1." not in text and "2. 2." not in text
