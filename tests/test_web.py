@@ -514,7 +514,8 @@ def test_the_kid_pages_run_a_constant_number_of_queries(demo, app, client, queri
     big = _kid_pages(app, client, queries)
     assert big == small
     assert small["avatars"] <= 2, small  # the class, its kids
-    assert small["map"] <= 6 and small["step"] <= 3 and small["practice"] <= 1, small
+    # map: 6, and one more for the rank, the daily goal and the streak (teach/web/rank.py record: one UNION ALL)
+    assert small["map"] <= 7 and small["step"] <= 3 and small["practice"] <= 1, small
     assert small["practice move"] <= 2, small  # the kid, the attempt
 
 

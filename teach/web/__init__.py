@@ -194,12 +194,13 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from teach.web import auth, games, kid, main, parent, play, practice, teacher
+    from teach.web import auth, games, kid, main, parent, play, practice, rank, teacher
 
     app.register_blueprint(main.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(kid.bp)
     app.register_blueprint(practice.bp)
+    app.register_blueprint(rank.bp)  # the placement test
     app.register_blueprint(play.bp)
     app.register_blueprint(teacher.bp)
     app.register_blueprint(parent.bp)

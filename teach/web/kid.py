@@ -13,7 +13,7 @@ from flask_login import current_user
 from teach.go import Game
 from teach.lessons.practice import SET_SIZE, drill_names, drill_pictures
 from teach.models import Assignment, Attempt, LessonProgress, Membership, StickerAward, utcnow
-from teach.web import classroom, content, messages, milestones, puzzle_help
+from teach.web import classroom, content, daily, messages, milestones, puzzle_help
 from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.extensions import db
@@ -110,7 +110,7 @@ def lesson_map():
     return render_template("kid/map.html", topics=content.catalog().topics, progress=progress,
                            unlocked=unlocked, next_id=next_id, homework=homework, assigned=assigned,
                            class_lessons=classroom.class_lessons(current_user.id),
-                           practice_homework=_practice_homework())
+                           practice_homework=_practice_homework(), **daily.for_map(current_user.id, progress))
 
 
 def _practice_homework() -> list[dict]:
