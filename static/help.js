@@ -10,7 +10,7 @@
   var stones = window.TeachStones;
   var showMe = document.getElementById("show-me");
   var words = document.getElementById("help-words").dataset;
-  var misses = 0, playing = false;
+  var misses = 0, playing = false, hintWords = "";
   var MOVE_PAUSE = 1100, REPLY_PAUSE = 900;
 
   function mark(names, cls) {
@@ -26,7 +26,8 @@
       if (!data.stones) return;
       mark(data.stones, "help-stone");
       mark(data.liberties, "help-liberty");
-      if (data.message) { api.say(data.message); api.speak(data.message); }
+      hintWords = data.message || "";
+      if (hintWords) { api.say(hintWords); api.speak(hintWords); }
       if (data.show_me) showMe.hidden = false;
     });
   }
@@ -43,6 +44,10 @@
     if (misses >= 2) boardHint();
     if (misses >= 3) showMe.hidden = false;
   });
+
+  // the board's hint stays in words too after "try again" (board.js clears what the last move said)
+  var retry = document.getElementById("retry");
+  if (retry) retry.addEventListener("click", function () { if (hintWords) api.say(hintWords); });
 
   function play(line, i, done) {
     if (i >= line.length) { done(); return; }
@@ -63,7 +68,6 @@
     api.hold();
     stones.post(step.dataset.showMeUrl, {}).then(function (data) {
       if (data.result === "line") {
-        var retry = document.getElementById("retry");
         if (retry) retry.hidden = true;
         api.setRows(api.startRows, null, true);
         api.say(data.message);
