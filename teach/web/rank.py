@@ -16,6 +16,7 @@ games), so a rank is never out of step with what the child did; two queries, wha
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import datetime
 
 import sqlalchemy as sa
@@ -150,13 +151,18 @@ PLACEMENT_MAX = sum(p[3] for p in PLACEMENT)
 bp = Blueprint("placement", __name__, url_prefix="/placement")
 
 
+@lru_cache(maxsize=len(PLACEMENT))
 def placement_puzzle(index: int):
-    """The placement test's puzzle ``index`` (a typed practice step)."""
-    from teach.web.practice import practice_set
+    """The placement test's puzzle ``index`` (a typed step, generated once per process: one puzzle, not a set)."""
+    from teach.lessons.practice import generate
+    from teach.lessons.step import build_step
 
     drill, level, seed, _points = PLACEMENT[index]
-    steps = [s for s in practice_set(drill, level, seed) if s.kind == "puzzle"]
-    return steps[0]
+    for raw in generate(drill, level, seed, count=1, size=9):
+        built, errors = build_step(raw, 9, prove=False)
+        if built is not None and not errors and built.kind == "puzzle":
+            return built
+    raise LookupError(f"placement puzzle {index} could not be made")
 
 
 def _taken() -> RankPlacement | None:
