@@ -222,7 +222,7 @@ def hint(index: int):
     return jsonify(hint=_("Take your time. If you do not know, tap “Next”."))
 
 
-@bp.route("/done", methods=["GET", "POST"])
+@bp.get("/done")
 @kid_required
 def done():
     """Score the test once: a puzzle counts when the kid's first finished try at it was right."""
