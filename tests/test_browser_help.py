@@ -62,7 +62,7 @@ def goal(page) -> dict:
     return {k: box.get_attribute(f"data-{k}") for k in ("puzzles", "streak", "kyu", "met")}
 
 
-@pytest.mark.parametrize("device, lang", [("tablet", "zh"), ("phone", "en"), ("tablet", "en"), ("phone", "zh")])
+@pytest.mark.parametrize("device, lang", [("tablet", "zh"), ("phone", "en")])
 def test_after_three_misses_show_me_plays_the_solution_and_the_goal_advances(server, browser, demo, device, lang):
     context, page = signed_in(browser, server, demo, device, lang)
     assert goal(page) == {"puzzles": "0", "streak": "0", "kyu": "25", "met": "no"}
@@ -125,7 +125,7 @@ def solve_daily_puzzle(browser, server, app, device, lang, url) -> None:
             page.click(f"g.pt[data-point={point}]")
         page.click("#check")
     else:
-        line = solution_line(puzzle.judge(), puzzle.start(), tuple(puzzle.targets))
+        line = solution_line(puzzle.judge(), puzzle.start(), tuple(puzzle.targets), line_seconds=300)
         for entry in line:
             tap(page, device, f"g.pt[data-point={entry['move']}]")
             if entry["reply"]:
@@ -141,7 +141,7 @@ def solve_daily_puzzle(browser, server, app, device, lang, url) -> None:
     context.close()
 
 
-@pytest.mark.parametrize("device, lang", [("phone", "zh"), ("tablet", "en")])
+@pytest.mark.parametrize("device, lang", [("phone", "zh")])
 def test_show_me_plays_a_chase_with_the_computer_s_replies(server, browser, demo, device, lang):
     """A practice puzzle of several moves: "show me" plays each of the kid's moves and the computer's reply."""
     from teach.web.practice import practice_set
@@ -149,7 +149,7 @@ def test_show_me_plays_a_chase_with_the_computer_s_replies(server, browser, demo
     drill, level, seed = "ladder", 2, 15
     puzzle = next((i, s) for i, s in enumerate(practice_set(drill, level, seed)) if s.kind == "puzzle")
     index, puzzle = puzzle
-    line = solution_line(puzzle.judge(), puzzle.start(), tuple(puzzle.targets))
+    line = solution_line(puzzle.judge(), puzzle.start(), tuple(puzzle.targets), line_seconds=300)
     assert len(line) >= 2
     far = [p for p in puzzle.start().legal_moves() if p not in (puzzle.answers or ())]
     context, page = signed_in(browser, server, demo, device, lang)

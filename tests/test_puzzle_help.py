@@ -80,10 +80,12 @@ def test_every_show_me_line_of_a_lesson_reaches_the_goal_against_the_judge(lesso
     lesson = curriculum().lessons[lesson_id]
     puzzles = [s for s in lesson.steps if s.kind == "puzzle"]
     assert puzzles
+    lengths = []
     for puzzle in puzzles:
         judge = puzzle.judge()
-        line = solution_line(judge, puzzle.start(), tuple(puzzle.targets))
+        line = solution_line(judge, puzzle.start(), tuple(puzzle.targets), line_seconds=300)  # a busy machine
         assert line is not None
+        lengths.append(len(line))
         played: list[str] = []
         for entry in line[:-1]:
             verdict = judge.judge(played, entry["move"])
@@ -92,8 +94,7 @@ def test_every_show_me_line_of_a_lesson_reaches_the_goal_against_the_judge(lesso
         assert judge.judge(played, line[-1]["move"]).result == "correct"
         assert line[-1]["rows"] == rows_after(puzzle.start(), played + [line[-1]["move"]])
     if lesson_id != "capture-two-moves":
-        assert max(len(puzzle_line) for puzzle_line in [solution_line(p.judge(), p.start(), tuple(p.targets))
-                                                         for p in puzzles]) >= 3
+        assert max(lengths) >= 3  # a chase: several moves, each answered
 
 
 def test_help_is_only_for_the_kid_s_own_open_puzzles(demo):

@@ -153,7 +153,8 @@ def test_a_practice_set_ends_with_a_summary(demo):
         body = client.post(f"/practice/escape/1/7/{SET_SIZE - 1}/move",
                            json={"move": right, "attempt": None, "ply": 0}).get_json()
     else:
-        body = client.post(f"/practice/escape/1/7/{SET_SIZE - 1}/answer", json={"points": list(last.answers)}).get_json()
+        body = client.post(f"/practice/escape/1/7/{SET_SIZE - 1}/answer",
+                           json={"points": list(last.answers)}).get_json()
     assert body["next"] == "/practice/escape/1/7/done"
     page = client.get(body["next"], headers=EN).get_data(as_text=True)
     solved = 4 + (1 if body["result"] == "correct" else 0)
@@ -177,7 +178,7 @@ def test_the_placement_test_is_scored_once_from_first_tries(demo):
         for _ in range(20):  # play the judge's line to the end
             from teach.web.puzzle_help import solution_line
 
-            line = solution_line(puzzle.judge(), puzzle.start(), tuple(puzzle.targets))
+            line = solution_line(puzzle.judge(), puzzle.start(), tuple(puzzle.targets), line_seconds=300)
             body = client.post(url, json={"move": line[ply // 2]["move"], "attempt": attempt, "ply": ply}).get_json()
             if body["result"] != "continue":
                 break
@@ -189,7 +190,8 @@ def test_the_placement_test_is_scored_once_from_first_tries(demo):
     assert f'data-kyu="{rank.rank_for_points(expected).kyu}"' in page
     client.get("/placement/done")  # again: nothing added
     with demo.app_context():
-        assert db.session.scalars(sa.select(RankPlacement.points).where(RankPlacement.kid_id == kid)).all() == [expected]
+        points = db.session.scalars(sa.select(RankPlacement.points).where(RankPlacement.kid_id == kid)).all()
+        assert points == [expected]
     assert client.get("/placement/").status_code == 302  # taken once
     assert client.post("/placement/0/move", json={"move": "A1", "attempt": None, "ply": 0}).status_code == 400
     assert 'id="placement-door"' not in goal_box(client)["page"]

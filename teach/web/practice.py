@@ -7,7 +7,8 @@ one set to a whole class. Every answer is stored as an ``Attempt`` under its ``P
 A drill opens once the first lesson of its topic is learned (``DRILL_TOPICS``; ladder practice before the ladder
 lesson would only teach guessing); a set a teacher gave is open whatever the map. A drill whose topic has no
 lesson in this catalogue is open. The lock is on the practice page and on drawing a fresh set; a set named by its
-seed (homework, the puzzle of the day, a link a teacher shares) stays open. A set ends with a summary: how many were solved, how many at the first try.
+seed (homework, the puzzle of the day, a link a teacher shares) stays open. A set ends with a summary: how many
+were solved, how many at the first try.
 """
 
 from __future__ import annotations

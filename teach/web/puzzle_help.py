@@ -31,7 +31,8 @@ MISSES_FOR_BOARD_HINT = 2
 MISSES_FOR_SHOW_ME = 3
 LONGEST_LINE = 12  # the kid's moves "show me" plays at most; a lesson or practice puzzle needs far fewer
 SHORT_LINE = 3  # the shortest line is searched for up to this many of the kid's moves
-SEARCH_SECONDS = 2.0  # the search for the shortest line; then the reader's own line is shown
+SEARCH_SECONDS = 2.0  # the search for the shortest line; then the line that presses hardest, or the reader's
+LINE_SECONDS = 10.0  # the whole answer: past it (a judge call is not cut short) the page says "let's try another"
 _lines: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # judge -> its lines, worked out once a process
 
 
@@ -53,22 +54,28 @@ def board_hint(puzzle) -> dict:
     return {"stones": sorted(stones), "liberties": sorted(liberties)}
 
 
-def solution_line(judge, start: Game, targets: tuple[str, ...] = (), seconds: float = SEARCH_SECONDS) -> list[dict] | None:
+def solution_line(judge, start: Game, targets: tuple[str, ...] = (), seconds: float = SEARCH_SECONDS,
+                  line_seconds: float = LINE_SECONDS) -> list[dict] | None:
     """The answer as the judge plays it: a list of {"move", "rows", "reply", "reply_rows"} from the start until
     the goal is reached, or None when the judge cannot give one within its budget (the page then says
     "let's try another" — never that the computer gave up).
 
     The shortest line is looked for first (iterative deepening over the judge's own move and the targets'
     liberties, for ``seconds``): the reader's move keeps a win but may take the long way round, and a child shown
-    the answer should see the plain one. When that search runs out of time the reader's line is shown as it is."""
+    the answer should see the plain one. Then the line that presses the targets hardest, then the reader's own,
+    all within ``line_seconds``. A line found is kept for the judge's lifetime; running out of time is not kept
+    (a busy moment must not hide the answer for good)."""
     cache = _lines.setdefault(judge, {})
     key = tuple(targets)
     if key in cache:
         return cache[key]
-    moves = None
+    began = time.monotonic()
     try:
-        moves = _shortest(judge, start, targets, time.monotonic() + seconds) \
-            or _forcing_line(judge, start, targets) or _readers_line(judge, start)
+        moves = _shortest(judge, start, targets, began + seconds) \
+            or _forcing_line(judge, start, targets, began + line_seconds) \
+            or _readers_line(judge, start, began + line_seconds)
+    except _OutOfTime:
+        return None
     except (BudgetExceeded, GoalError):
         moves = None
     found = None if moves is None else _pictures(start, moves)
@@ -125,12 +132,14 @@ def _target_liberties(game: Game, targets: tuple[str, ...]) -> int:
     return min((len(game.liberties(t)) for t in targets if game.color_at(t) is not None), default=0)
 
 
-def _forcing_line(judge, start: Game, targets: tuple[str, ...]) -> list[tuple] | None:
+def _forcing_line(judge, start: Game, targets: tuple[str, ...], deadline: float) -> list[tuple] | None:
     """A line that presses hardest: at each turn the move that wins at once, else the winning move after which
     (and the computer's reply) a target has the fewest liberties — how a ladder or a chase is shown to a child."""
     line: list[str] = []
     moves: list[tuple] = []
     for _move in range(LONGEST_LINE):
+        if time.monotonic() > deadline:
+            raise _OutOfTime
         game, whole = replay(start, line)
         if not whole:
             return None
@@ -152,11 +161,13 @@ def _forcing_line(judge, start: Game, targets: tuple[str, ...]) -> list[tuple] |
     return None
 
 
-def _readers_line(judge, start: Game) -> list[tuple] | None:
+def _readers_line(judge, start: Game, deadline: float) -> list[tuple] | None:
     """The reader's own line: its best move for the kid, the computer's reply, until the goal is reached."""
     line: list[str] = []
     moves: list[tuple] = []
     for _move in range(LONGEST_LINE):
+        if time.monotonic() > deadline:
+            raise _OutOfTime
         game, whole = replay(start, line)
         if not whole:
             return None

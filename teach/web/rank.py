@@ -189,7 +189,8 @@ def step(index: int):
     s = placement_puzzle(index)
     board = render_board(s.start().board_rows(), lang=g.lang, marks=s.marks, labels=s.position.label_points,
                          playable=True)
-    urls = {"move": url_for("placement.move", index=index), "answer": "", "hint": url_for("placement.hint", index=index)}
+    urls = {"move": url_for("placement.move", index=index), "answer": "",
+            "hint": url_for("placement.hint", index=index)}
     return render_template("kid/step.html", lesson=None, step=s, kind="puzzle", board=board, urls=urls, frames=[],
                            index=index, total=len(PLACEMENT), level=index + 1, picture="🎯",
                            placement_next=_after(index))
