@@ -10,7 +10,7 @@
   var stones = window.TeachStones;
   var showMe = document.getElementById("show-me");
   var words = document.getElementById("help-words").dataset;
-  var misses = 0, playing = false, hintWords = "";
+  var playing = false, hintWords = "";
   var MOVE_PAUSE = 1100, REPLY_PAUSE = 900;
 
   function mark(names, cls) {
@@ -23,12 +23,12 @@
 
   function boardHint() {
     stones.post(step.dataset.boardHintUrl, {}).then(function (data) {
+      if (data.show_me) showMe.hidden = false;
       if (!data.stones) return;
       mark(data.stones, "help-stone");
       mark(data.liberties, "help-liberty");
       hintWords = data.message || "";
       if (hintWords) { api.say(hintWords); api.speak(hintWords); }
-      if (data.show_me) showMe.hidden = false;
     });
   }
 
@@ -40,9 +40,7 @@
       setTimeout(api.reset, 1400);
       return;
     }
-    misses += 1;
-    if (misses >= 2) boardHint();
-    if (misses >= 3) showMe.hidden = false;
+    boardHint();  // the server counts the misses (on any device, after a reload too) and says what help is due
   });
 
   // the board's hint stays in words too after "try again" (board.js clears what the last move said)
