@@ -34,6 +34,7 @@
 
   step.addEventListener("teach:verdict", function (e) {
     var data = e.detail;
+    if (data.result === "correct") { showMe.hidden = true; return; }  // solved: the way on is "next"
     if (data.result !== "wrong") return;
     if (data.reason === "unknown") {  // never "too hard for me": start again, and it is no miss
       api.say(words.unknown);
