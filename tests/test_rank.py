@@ -197,6 +197,18 @@ def test_the_placement_test_is_scored_once_from_first_tries(demo):
     assert 'id="placement-door"' not in goal_box(client)["page"]
 
 
+def test_the_placement_test_is_only_for_a_start(demo):
+    client = demo.test_client()
+    kid_login(demo, client)
+    finish_first_lesson(client)
+    assert 'id="placement-door"' not in goal_box(client)["page"]
+    for path in ("/placement/", "/placement/0", "/placement/done"):
+        assert client.get(path).status_code == 302
+    assert client.post("/placement/0/move", json={"move": "A1", "attempt": None, "ply": 0}).status_code == 400
+    with demo.app_context():
+        assert db.session.scalar(sa.select(sa.func.count(RankPlacement.id))) == 0
+
+
 def test_the_parent_sees_the_rank_and_the_streak(demo):
     ming = demo.test_client()
     kid = kid_login(demo, ming)

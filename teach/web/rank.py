@@ -6,7 +6,8 @@ Chinese parents judge progress by 级 and 段, so the map and the parent's page 
 - a practice puzzle solved: its level (1, 2 or 3), once per puzzle of a set (solving it again adds nothing);
 - a game against the computer played to the end: 3, and 3 more when the kid won (games with a friend at the
   same tablet do not count: nobody can tell who played);
-- the placement test, taken once, for a child who already knows some Go: up to ``PLACEMENT_MAX`` points.
+- the placement test, taken once before the first lesson is finished, for a child who already knows some Go: up
+  to ``PLACEMENT_MAX`` points.
 
 Going from 25级 to 24级 takes 10 points, and each rank after that 5 more than the one before (24级 → 23级: 15,
 …, 2级 → 1级: 125), 1,620 points in all. Everything is counted from the rows already kept (progress, attempts,
@@ -169,10 +170,19 @@ def _taken() -> RankPlacement | None:
     return db.session.scalar(sa.select(RankPlacement).where(RankPlacement.kid_id == current_user.id))
 
 
+def _closed() -> bool:
+    """The test is for a start: taken once, and only before the first lesson is finished (after it, the rank is
+    climbed the ordinary way, and the test's points would only be added on top)."""
+    if _taken() is not None:
+        return True
+    return db.session.scalar(sa.select(LessonProgress.id).where(
+        LessonProgress.kid_id == current_user.id, LessonProgress.finished_at.is_not(None)).limit(1)) is not None
+
+
 @bp.get("/")
 @kid_required
 def intro():
-    if _taken() is not None:
+    if _closed():
         return redirect(url_for("kid.lesson_map"))
     return render_template("kid/placement.html", count=len(PLACEMENT))
 
@@ -184,7 +194,7 @@ def step(index: int):
 
     if not 0 <= index < len(PLACEMENT):
         abort(404)
-    if _taken() is not None:
+    if _closed():
         return redirect(url_for("kid.lesson_map"))
     s = placement_puzzle(index)
     board = render_board(s.start().board_rows(), lang=g.lang, marks=s.marks, labels=s.position.label_points,
@@ -207,7 +217,7 @@ def move(index: int):
 
     if not 0 <= index < len(PLACEMENT):
         abort(404)
-    if _taken() is not None:
+    if _closed():
         return refused()
     s = placement_puzzle(index)
     return judge_move(s, s.judge(), PLACEMENT_KEY, index, json_body(), lambda: {"next": _after(index)})
@@ -228,6 +238,8 @@ def hint(index: int):
 def done():
     """Score the test once: a puzzle counts when the kid's first finished try at it was right."""
     placed = _taken()
+    if placed is None and _closed():
+        return redirect(url_for("kid.lesson_map"))
     if placed is None:
         tries = db.session.execute(
             sa.select(Attempt.step, Attempt.result).where(
