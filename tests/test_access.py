@@ -299,6 +299,22 @@ EXPECT.update({
 })
 
 
+# ---------------------------------------------------------------------- help on puzzles, practice summaries, placement
+# "show me" waits for three misses (409 before); the placement test is each kid's own
+EXPECT.update({
+    ("kid.board_hint", "POST"): (PUZZLE, {"json": {}}, kids_only(200, anonymous=401)),
+    ("kid.show_me", "POST"): (PUZZLE, {"json": {}}, kids_only(409, anonymous=401)),
+    ("practice.board_hint", "POST"): (PRACTICE, {"json": {}}, kids_only(200, anonymous=401)),
+    ("practice.show_me", "POST"): (PRACTICE, {"json": {}}, kids_only(409, anonymous=401)),
+    ("practice.summary", "GET"): ({"drill": "capture", "level": 1, "seed": 7}, None, kids_only(200)),
+    ("placement.intro", "GET"): ({}, None, kids_only(200)),
+    ("placement.step", "GET"): ({"index": 0}, None, kids_only(200)),
+    ("placement.move", "POST"): ({"index": 0}, {"json": {"move": "A1"}}, kids_only(200, anonymous=401)),
+    ("placement.hint", "POST"): ({"index": 0}, {"json": {}}, kids_only(200, anonymous=401)),
+    ("placement.done", "GET"): ({}, None, kids_only(200)),
+})
+
+
 def _fill(value, args):
     if isinstance(value, str) and value.startswith("{") and value.endswith("}"):
         return args[value[1:-1]]
@@ -379,19 +395,3 @@ def test_a_teacher_reaching_through_their_own_class_for_another_class_s_things_g
     assert response.status_code == 404
     with app.app_context():
         assert snapshot() == before
-
-
-# ---------------------------------------------------------------------- help on puzzles, practice summaries, placement
-# "show me" waits for three misses (409 before); the placement test is each kid's own
-EXPECT.update({
-    ("kid.board_hint", "POST"): (PUZZLE, {"json": {}}, kids_only(200, anonymous=401)),
-    ("kid.show_me", "POST"): (PUZZLE, {"json": {}}, kids_only(409, anonymous=401)),
-    ("practice.board_hint", "POST"): (PRACTICE, {"json": {}}, kids_only(200, anonymous=401)),
-    ("practice.show_me", "POST"): (PRACTICE, {"json": {}}, kids_only(409, anonymous=401)),
-    ("practice.summary", "GET"): ({"drill": "capture", "level": 1, "seed": 7}, None, kids_only(200)),
-    ("placement.intro", "GET"): ({}, None, kids_only(200)),
-    ("placement.step", "GET"): ({"index": 0}, None, kids_only(200)),
-    ("placement.move", "POST"): ({"index": 0}, {"json": {"move": "A1"}}, kids_only(200, anonymous=401)),
-    ("placement.hint", "POST"): ({"index": 0}, {"json": {}}, kids_only(200, anonymous=401)),
-    ("placement.done", "GET"): ({}, None, kids_only(200)),
-})

@@ -165,7 +165,7 @@ def register_extensions(app: Flask) -> None:
         if request.is_json or request.accept_mimetypes.best == "application/json":
             return jsonify(result="signed-out", message=gettext("Please sign in again."),
                            login=url_for("main.home")), 401
-        kids_page = request.path.startswith(("/learn", "/practice", "/play", "/games"))
+        kids_page = request.path.startswith(("/learn", "/practice", "/placement", "/play", "/games"))
         return redirect(url_for("auth.kid_code" if kids_page else "auth.login", next=request.full_path))
 
     @login_manager.user_loader
