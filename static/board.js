@@ -46,7 +46,7 @@
   }
   function points() { return stones.points(board); }
   function currentRows() { return stones.rows(board); }
-  function setRows(rows, last) { stones.setRows(board, rows, last); }
+  function setRows(rows, last, quiet) { stones.setRows(board, rows, last, quiet); }
   function post(url, body) { return stones.post(url, body); }
   function signedOut(data) {
     say(data.message, false);
@@ -80,14 +80,21 @@
           say(data.message, false); beep(false);
           document.getElementById("retry").hidden = false; done = true;
         } else { say(data.message, true); attempt = data.attempt; ply = data.ply; }
+        step.dispatchEvent(new CustomEvent("teach:verdict", {detail: data}));  // help.js listens
       };
       if (data.reply_rows) { busy = true; setTimeout(function () { busy = false; after(); }, 650); } else after();
     }, function () { busy = false; moveLost(point); });
   }
   var retry = document.getElementById("retry");
-  if (retry) retry.addEventListener("click", function () {
-    setRows(startRows); attempt = null; ply = 0; done = false; retry.hidden = true; say("");
-  });
+  function reset() {
+    setRows(startRows, null, true); attempt = null; ply = 0; done = false; busy = false;
+    if (retry) retry.hidden = true;
+    say("");
+  }
+  if (retry) retry.addEventListener("click", reset);
+  // hooks for help.js (the board's own hints and "show me"): hold the board while it plays, then start again
+  step.teachBoard = {hold: function () { busy = true; }, reset: reset, setRows: setRows, say: say, speak: speak,
+                     beep: beep, startRows: startRows};
 
   // ---------------------------------------------------------------- quizzes
   function answer(body) {

@@ -581,3 +581,18 @@ class LiveInvitation(db.Model):
         sa.CheckConstraint("state in ('pending', 'accepted', 'declined', 'withdrawn')", name="state"),
         NEVER_REUSE_IDS,
     )
+
+
+class RankPlacement(db.Model):
+    """A kid's placement test (teach/web/rank.py): the rank points a child who already knows some Go starts with.
+    Taken once (the unique kid keeps a second tab or a replay from adding to it); ``answers`` are the test's
+    puzzles as answered, for a teacher or parent who asks why."""
+
+    __tablename__ = "rank_placement"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), unique=True)
+    points: Mapped[int] = mapped_column(default=0)
+    answers: Mapped[list] = mapped_column(sa.JSON, default=list)  # [{"puzzle": i, "right": bool}]
+    taken_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (sa.CheckConstraint("points >= 0", name="points"), NEVER_REUSE_IDS)

@@ -77,7 +77,7 @@ EXPECT = {
                              kids_only(200, anonymous=401)),
     ("kid.next_step", "POST"): ({"lesson_id": "web-first", "step": 0}, None, kids_only(302)),
     ("practice.choose", "GET"): ({}, None, kids_only(200)),
-    ("practice.start", "GET"): ({"drill": "capture", "level": 1}, None, kids_only(302)),
+    ("practice.start", "GET"): ({"drill": "escape", "level": 1}, None, kids_only(302)),  # capture: its lesson first
     ("practice.step", "GET"): (PRACTICE, None, kids_only(200)),
     ("practice.move", "POST"): (PRACTICE, {"json": {"move": "A1"}}, kids_only(200, anonymous=401)),
     ("practice.answer", "POST"): (PRACTICE, {"json": {"points": ["A1"]}}, kids_only(404, anonymous=401)),
@@ -444,6 +444,22 @@ def snapshot() -> dict:  # noqa: F811  (the rows above, and the classes an own l
     rows = db.session.execute(sa.select(TeacherLessonClass.__table__)).all()
     tables[TeacherLessonClass.__tablename__] = sorted(tuple(str(v) for v in row) for row in rows)
     return tables
+
+
+# ---------------------------------------------------------------------- help on puzzles, practice summaries, placement
+# "show me" waits for three misses (409 before); the placement test is each kid's own
+EXPECT.update({
+    ("kid.board_hint", "POST"): (PUZZLE, {"json": {}}, kids_only(200, anonymous=401)),
+    ("kid.show_me", "POST"): (PUZZLE, {"json": {}}, kids_only(409, anonymous=401)),
+    ("practice.board_hint", "POST"): (PRACTICE, {"json": {}}, kids_only(200, anonymous=401)),
+    ("practice.show_me", "POST"): (PRACTICE, {"json": {}}, kids_only(409, anonymous=401)),
+    ("practice.summary", "GET"): ({"drill": "capture", "level": 1, "seed": 7}, None, kids_only(200)),
+    ("placement.intro", "GET"): ({}, None, kids_only(200)),
+    ("placement.step", "GET"): ({"index": 0}, None, kids_only(200)),
+    ("placement.move", "POST"): ({"index": 0}, {"json": {"move": "A1"}}, kids_only(200, anonymous=401)),
+    ("placement.hint", "POST"): ({"index": 0}, {"json": {}}, kids_only(200, anonymous=401)),
+    ("placement.done", "GET"): ({}, None, kids_only(200)),
+})
 
 
 def _fill(value, args):

@@ -405,7 +405,8 @@ def _int_rules():
 
 
 def _role_of(path: str) -> str | None:
-    for prefix, role in (("/learn", "kid"), ("/practice", "kid"), ("/play", "kid"), ("/games", "kid"),
+    for prefix, role in (("/learn", "kid"), ("/practice", "kid"), ("/placement", "kid"), ("/play", "kid"),
+                         ("/games", "kid"),
                          ("/teach", "teacher"),
                          ("/family", "parent")):
         if path.startswith(prefix):

@@ -514,8 +514,9 @@ def test_the_kid_pages_run_a_constant_number_of_queries(demo, app, client, queri
     big = _kid_pages(app, client, queries)
     assert big == small
     assert small["avatars"] <= 2, small  # the class, its kids
-    # a step page and a practice page also note that the step was shown (time on task counts from it)
-    assert small["map"] <= 6 and small["step"] <= 4 and small["practice"] <= 2, small
+    # a step page and a practice page also note that the step was shown (time on task counts from it); the map
+    # has one more for the rank, the daily goal and the streak (teach/web/rank.py record: one UNION ALL)
+    assert small["map"] <= 7 and small["step"] <= 4 and small["practice"] <= 2, small
     assert small["practice move"] <= 2, small  # the kid, the attempt
 
 

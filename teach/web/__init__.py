@@ -165,7 +165,7 @@ def register_extensions(app: Flask) -> None:
         if request.is_json or request.accept_mimetypes.best == "application/json":
             return jsonify(result="signed-out", message=gettext("Please sign in again."),
                            login=url_for("main.home")), 401
-        kids_page = request.path.startswith(("/learn", "/practice", "/play", "/games", "/live", "/room")) \
+        kids_page = request.path.startswith(("/learn", "/practice", "/placement", "/play", "/games", "/live", "/room")) \
             and not request.path.startswith("/room/class/")
         return redirect(url_for("auth.kid_code" if kids_page else "auth.login", next=request.full_path))
 
@@ -195,12 +195,13 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from teach.web import auth, games, kid, live, main, parent, play, practice, room, teacher
+    from teach.web import auth, games, kid, live, main, parent, play, practice, rank, room, teacher
 
     app.register_blueprint(main.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(kid.bp)
     app.register_blueprint(practice.bp)
+    app.register_blueprint(rank.bp)  # the placement test
     app.register_blueprint(play.bp)
     app.register_blueprint(teacher.bp)
     app.register_blueprint(parent.bp)

@@ -16,8 +16,8 @@ from flask_login import current_user
 from flask_babel import gettext as _
 
 from teach.models import (AVATARS, PASSWORD_PICTURES, Assignment, Attempt, Group, LessonProgress, LinkInvitation,
-                          Membership, MissedCapture, ParentLink, PlayedGame, StepShown, StickerAward, TeacherLesson,
-                          TeacherLessonClass, User, utcnow)
+                          Membership, MissedCapture, ParentLink, PlayedGame, RankPlacement, StepShown, StickerAward,
+                          TeacherLesson, TeacherLessonClass, User, utcnow)
 from teach.web import milestones, timing
 from teach.web.extensions import db
 
@@ -231,6 +231,8 @@ def kid_export(kid: User) -> dict:
                    "created_at": when(r.created_at), "finished_at": when(r.finished_at)}
                   for r in db.session.scalars(sa.select(PlayedGame).where(PlayedGame.kid_id == kid.id)
                                               .order_by(PlayedGame.id))],
+        "placement": [{"points": r.points, "answers": r.answers, "taken_at": when(r.taken_at)}
+                      for r in db.session.scalars(sa.select(RankPlacement).where(RankPlacement.kid_id == kid.id))],
         "missed_captures": [{"kind": m.kind, "move_number": m.move_number, "goal": m.goal, "target": m.target,
                              "played": m.played, "answers": m.answers, "status": m.status,
                              "solved_at": when(m.solved_at)}
@@ -242,7 +244,8 @@ def kid_export(kid: User) -> dict:
 
 def delete_kid(kid: User) -> None:
     """Remove the kid and every row about them (explicitly: SQLite does not cascade without a pragma)."""
-    for model, column in ((MissedCapture, MissedCapture.kid_id), (PlayedGame, PlayedGame.kid_id),
+    for model, column in ((RankPlacement, RankPlacement.kid_id),
+                          (MissedCapture, MissedCapture.kid_id), (PlayedGame, PlayedGame.kid_id),
                           (Attempt, Attempt.kid_id), (StepShown, StepShown.kid_id),
                           (LessonProgress, LessonProgress.kid_id),
                           (StickerAward, StickerAward.kid_id), (ParentLink, ParentLink.kid_id),

@@ -13,7 +13,7 @@ from flask_login import current_user
 from teach.go import Game
 from teach.lessons.practice import SET_SIZE, drill_names, drill_pictures
 from teach.models import Assignment, Attempt, LessonProgress, Membership, StickerAward, utcnow
-from teach.web import classroom, content, messages, milestones, timing
+from teach.web import classroom, content, daily, messages, milestones, puzzle_help, timing
 from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.extensions import db
@@ -124,7 +124,7 @@ def lesson_map():
     return render_template("kid/map.html", topics=content.catalog().topics, progress=progress,
                            unlocked=unlocked, next_id=next_id, homework=homework, assigned=assigned,
                            class_lessons=classroom.class_lessons(current_user.id),
-                           practice_homework=_practice_homework())
+                           practice_homework=_practice_homework(), **daily.for_map(current_user.id, progress))
 
 
 def _practice_homework() -> list[dict]:
@@ -198,7 +198,8 @@ def step(lesson_id: str, step: int):
                              playable=kind in ("puzzle", "quiz"), coordinates=settings["coordinates"])
         if kind == "demo":
             frames = _demo_frames(game, s)
-    urls = {what: url_for(f"kid.{what}", lesson_id=lesson.id, step=step) for what in ("move", "answer", "hint")}
+    urls = {what: url_for(f"kid.{what}", lesson_id=lesson.id, step=step)
+            for what in ("move", "answer", "hint", "board_hint", "show_me")}
     pictures = choice_pictures(s.choices) if kind == "quiz" and s.ask == "choice" else []
     return render_template("kid/step.html", lesson=lesson, step=s, index=step, kind=kind, board=board,
                            frames=frames, total=len(lesson.steps), progress=p, urls=urls, settings=settings,
@@ -251,6 +252,31 @@ def hint(lesson_id: str, step: int):
     progress.hints = (progress.hints or 0) + 1
     db.session.commit()
     return jsonify(hint=s.hint.get(g.lang) if s.hint else messages.no_hint())
+
+
+# ---------------------------------------------------------------------- help (teach/web/puzzle_help.py)
+def _lesson_judge(lesson, step: int, puzzle):
+    return content.judge_for(lesson.id, step) if lesson.id in content.catalog().lessons else puzzle.judge()
+
+
+@bp.post("/<lesson_id>/<int:step>/board-hint")
+@kid_required
+def board_hint(lesson_id: str, step: int):
+    lesson = _open_lesson_or_404(lesson_id)
+    return puzzle_help.hint_answer(_step_or_404(lesson, step, ("puzzle",)), lesson.id, step)
+
+
+@bp.post("/<lesson_id>/<int:step>/show-me")
+@kid_required
+def show_me(lesson_id: str, step: int):
+    lesson = _open_lesson_or_404(lesson_id)
+    puzzle = _step_or_404(lesson, step, ("puzzle",))
+
+    def shown() -> None:  # seeing the answer counts as a hint for the lesson's stars
+        p = _progress_for(lesson)
+        p.hints = (p.hints or 0) + 1
+
+    return puzzle_help.show_me_answer(puzzle, _lesson_judge(lesson, step, puzzle), lesson.id, step, shown=shown)
 
 
 @bp.post("/<lesson_id>/<int:step>/answer")

@@ -20,7 +20,8 @@ from flask_login import current_user
 
 from teach.lessons.practice import drill_names
 from teach.models import Attempt, Group, Membership, ParentLink, StickerAward, User, utcnow
-from teach.web import classroom, content, games, kid_report, links, milestones, picture_lock, timing, weeks
+from teach.web import (classroom, content, daily, games, kid_report, links, milestones, picture_lock, rank, timing,
+                       weeks)
 from teach.web.access import parent_required
 from teach.web.extensions import db, limiter
 
@@ -191,7 +192,14 @@ def kid_page(kid_id: int):
                            assignments=assignments, timeline=classroom.timeline(kid, cat)[:20],
                            weak=classroom.weak_topics(kid, cat), games=games.recent_for(kid.id), now=utcnow(),
                            charts=kid_report.week_charts(weeks.last_weeks(kid.id)),
+                           **_rank_and_streak(kid.id),
                            **links.kid_links(kid, current_user))
+
+
+def _rank_and_streak(kid_id: int) -> dict:
+    rec = rank.record(kid_id, daily.record_since())
+    return {"rank": rank.rank_for_points(rank.rank_points(rank.finished_lessons(kid_id), rec)),
+            "daily": daily.daily_from(rec)}
 
 
 @bp.get("/kids/<int:kid_id>/week")

@@ -3,6 +3,12 @@
 A practice set is (drill, level, seed): the same seed gives the same puzzles on any device, so a teacher can hand
 one set to a whole class. Every answer is stored as an ``Attempt`` under its ``PracticeKey``,
 ``practice:<drill>:<level>:<seed>``.
+
+A drill opens once the first lesson of its topic is learned (``DRILL_TOPICS``; ladder practice before the ladder
+lesson would only teach guessing); a set a teacher gave is open whatever the map. A drill whose topic has no
+lesson in this catalogue is open. The lock is on the practice page and on drawing a fresh set; a set named by its
+seed (homework, the puzzle of the day, a link a teacher shares) stays open. A set ends with a summary: how many
+were solved, how many at the first try.
 """
 
 from __future__ import annotations
@@ -10,19 +16,24 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 
+import sqlalchemy as sa
 from flask import Blueprint, abort, g, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from teach.lessons.practice import DRILLS, LEVELS, MAX_SEED, SET_SIZE, PracticeKey, drill_names, drill_pictures, generate
 from teach.lessons.step import build_step
-from teach.models import Attempt, utcnow
-from teach.web import messages, milestones, timing
+from teach.models import Attempt, LessonProgress, utcnow
+from teach.web import classroom, content, kid, messages, milestones, puzzle_help, timing
 from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.extensions import db
 from teach.web.moves import json_body, judge_move, new_milestones, quiz_answer, quiz_right, refused
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
+
+DRILL_TOPICS = {"liberties": "liberties", "atari": "capture", "capture": "capture", "escape": "escape",
+                "ladder": "ladder", "net": "net"}  # the lesson topic each drill practises
+LEVEL_PICTURES = {1: "🌱", 2: "🌿", 3: "🌳"}  # levels grow like a plant: stars are for scores
 
 # pages that offer a practice set (the teacher's homework form) spell its key with the one class that parses it
 bp.add_app_template_global(PracticeKey, "PracticeKey")
@@ -48,11 +59,40 @@ def _step_or_404(drill: str, level: int, seed: int, step: int, kind: str | None 
     return steps[step]
 
 
+def first_lessons() -> dict[str, object]:
+    """Each topic's first lesson in map order (topic id -> lesson)."""
+    first: dict[str, object] = {}
+    for lesson in content.ordered_lessons():
+        first.setdefault(lesson.topic, lesson)
+    return first
+
+
+def open_drills(kid_id: int, finished_ids: set[str] | None = None) -> list[str]:
+    """The drills this kid may practise: those whose topic's first lesson is finished (or has no lesson here)."""
+    if finished_ids is None:
+        finished_ids = set(db.session.scalars(sa.select(LessonProgress.lesson_id).where(
+            LessonProgress.kid_id == kid_id, LessonProgress.finished_at.is_not(None))))
+    first = first_lessons()
+    return [d for d in DRILLS if DRILL_TOPICS.get(d) not in first or first[DRILL_TOPICS[d]].id in finished_ids]
+
+
+def _open_or_403(drill: str) -> None:
+    """A closed drill is still open for a set a teacher gave this kid."""
+    if drill in open_drills(current_user.id):
+        return
+    if any(a.is_practice and a.practice_topic == drill for a in classroom.assignments_for(current_user)):
+        return
+    abort(403)
+
+
 @bp.get("/")
 @kid_required
 def choose():
+    opened = open_drills(current_user.id)
+    first = first_lessons()
     return render_template("kid/practice_choose.html", drills=DRILLS, levels=LEVELS, pictures=drill_pictures(),
-                           practice_names=drill_names(g.lang))
+                           practice_names=drill_names(g.lang), opened=opened, level_pictures=LEVEL_PICTURES,
+                           needs={d: first[DRILL_TOPICS[d]] for d in DRILLS if d not in opened})
 
 
 @bp.get("/<drill>/<int:level>")
@@ -63,6 +103,7 @@ def start(drill: str, level: int):
         abort(404)
     seed = request.args.get("seed", type=int)
     if seed is None or not 0 <= seed < MAX_SEED:
+        _open_or_403(drill)  # a fresh set of a drill not opened yet; a named set (homework, a shared link) is open
         seed = secrets.randbelow(MAX_SEED)
     return redirect(url_for("practice.step", drill=drill, level=level, seed=seed, step=0))
 
@@ -72,13 +113,14 @@ def start(drill: str, level: int):
 def step(drill: str, level: int, seed: int, step: int):
     s = _step_or_404(drill, level, seed, step)
     game = s.position.game(getattr(s, "to_play", "black"))
+    settings = kid.step_settings(None)  # the device's choices; unset, a practice board is drawn as a first level's
     board = render_board(game.board_rows(), lang=g.lang, marks=s.marks, labels=s.position.label_points,
-                         playable=True)
+                         playable=True, coordinates=settings["coordinates"])
     urls = {what: url_for(f"practice.{what}", drill=drill, level=level, seed=seed, step=step)
-            for what in ("move", "answer", "hint")}
+            for what in ("move", "answer", "hint", "board_hint", "show_me")}
     page = render_template("kid/step.html", lesson=None, step=s, kind=s.kind, board=board, urls=urls, frames=[],
                            level=level, index=step, total=len(practice_set(drill, level, seed)),
-                           picture=drill_pictures()[drill])
+                           picture=drill_pictures()[drill], settings=settings)
     # noted once the page is drawn: the commit then cannot send the page back to the database for the kid
     timing.step_shown(current_user.id, str(PracticeKey(drill, level, seed)), step)
     db.session.commit()
@@ -88,7 +130,7 @@ def step(drill: str, level: int, seed: int, step: int):
 def _next_url(drill: str, level: int, seed: int, step: int) -> str:
     if step + 1 < len(practice_set(drill, level, seed)):
         return url_for("practice.step", drill=drill, level=level, seed=seed, step=step + 1)
-    return url_for("practice.start", drill=drill, level=level)  # a fresh set
+    return url_for("practice.summary", drill=drill, level=level, seed=seed)
 
 
 @bp.post("/<drill>/<int:level>/<int:seed>/<int:step>/move")
@@ -126,3 +168,41 @@ def answer(drill: str, level: int, seed: int, step: int):
 def hint(drill: str, level: int, seed: int, step: int):
     s = _step_or_404(drill, level, seed, step)
     return jsonify(hint=s.hint.get(g.lang) if s.hint else messages.no_hint())
+
+
+@bp.post("/<drill>/<int:level>/<int:seed>/<int:step>/board-hint")
+@kid_required
+def board_hint(drill: str, level: int, seed: int, step: int):
+    s = _step_or_404(drill, level, seed, step, "puzzle")
+    return puzzle_help.hint_answer(s, str(PracticeKey(drill, level, seed)), step)
+
+
+@bp.post("/<drill>/<int:level>/<int:seed>/<int:step>/show-me")
+@kid_required
+def show_me(drill: str, level: int, seed: int, step: int):
+    s = _step_or_404(drill, level, seed, step, "puzzle")
+    return puzzle_help.show_me_answer(s, s.judge(), str(PracticeKey(drill, level, seed)), step,
+                                      next_url=_next_url(drill, level, seed, step))
+
+
+@bp.get("/<drill>/<int:level>/<int:seed>/done")
+@kid_required
+def summary(drill: str, level: int, seed: int):
+    """The end of a set: each puzzle solved or not, and at the first try or not (one query)."""
+    if drill not in DRILLS or level not in LEVELS or not 0 <= seed < MAX_SEED:
+        abort(404)
+    steps = practice_set(drill, level, seed)
+    tries = db.session.execute(sa.select(Attempt.step, Attempt.result).where(
+        Attempt.kid_id == current_user.id, Attempt.lesson_id == str(PracticeKey(drill, level, seed)),
+        Attempt.result.in_(("solved", "failed"))).order_by(Attempt.id)).all()
+    first: dict[int, bool] = {}
+    solved: set[int] = set()
+    for index, result in tries:
+        first.setdefault(index, result == "solved")
+        if result == "solved":
+            solved.add(index)
+    marks = ["first" if first.get(i) else "solved" if i in solved else "missed" for i in range(len(steps))]
+    return render_template("kid/practice_summary.html", drill=drill, level=level, marks=marks,
+                           solved=len(solved), first_try=sum(1 for m in marks if m == "first"), total=len(steps),
+                           name=drill_names(g.lang)[drill], picture=drill_pictures()[drill],
+                           level_picture=LEVEL_PICTURES[level])

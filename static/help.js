@@ -1,0 +1,95 @@
+// Help that never leaves a child stuck (teach/web/puzzle_help.py): after two misses the board hints (the stones
+// in question pulse, their liberties light up); after three, "show me" plays the judge's answer move by move, then
+// the board starts again and the child plays it. An answer the judge could not work out is "let's try another".
+(function () {
+  "use strict";
+  var step = document.getElementById("step");
+  if (!step || step.dataset.kind !== "puzzle" || !step.dataset.showMeUrl || !step.teachBoard) return;
+  var board = step.querySelector("svg.board");
+  var api = step.teachBoard;
+  var stones = window.TeachStones;
+  var showMe = document.getElementById("show-me");
+  var words = document.getElementById("help-words").dataset;
+  var playing = false, hintWords = "";
+  var MOVE_PAUSE = 1100, REPLY_PAUSE = 900;
+
+  function mark(names, cls) {
+    board.querySelectorAll("g.pt." + cls).forEach(function (pt) { pt.classList.remove(cls); });
+    (names || []).forEach(function (name) {
+      var pt = board.querySelector('g.pt[data-point="' + name + '"]');
+      if (pt) pt.classList.add(cls);
+    });
+  }
+
+  function boardHint() {
+    stones.post(step.dataset.boardHintUrl, {}).then(function (data) {
+      if (data.show_me) showMe.hidden = false;
+      if (!data.stones) return;
+      mark(data.stones, "help-stone");
+      mark(data.liberties, "help-liberty");
+      hintWords = data.message || "";
+      if (hintWords) { api.say(hintWords); api.speak(hintWords); }
+    });
+  }
+
+  step.addEventListener("teach:verdict", function (e) {
+    var data = e.detail;
+    if (data.result === "correct") { showMe.hidden = true; return; }  // solved: the way on is "next"
+    if (data.result !== "wrong") return;
+    if (data.reason === "unknown") {  // never "too hard for me": start again, and it is no miss
+      api.say(words.unknown);
+      setTimeout(api.reset, 1400);
+      return;
+    }
+    boardHint();  // the server counts the misses (on any device, after a reload too) and says what help is due
+  });
+
+  // the board's hint stays in words too after "try again" (board.js clears what the last move said)
+  var retry = document.getElementById("retry");
+  if (retry) retry.addEventListener("click", function () { if (hintWords) api.say(hintWords); });
+
+  function play(line, i, done) {
+    if (i >= line.length) { done(); return; }
+    var m = line[i];
+    api.setRows(m.rows, m.move);
+    api.beep(true);
+    setTimeout(function () {
+      if (!m.reply_rows) { setTimeout(function () { play(line, i + 1, done); }, REPLY_PAUSE); return; }
+      api.setRows(m.reply_rows, m.reply);
+      setTimeout(function () { play(line, i + 1, done); }, REPLY_PAUSE);
+    }, MOVE_PAUSE);
+  }
+
+  showMe.addEventListener("click", function () {
+    if (playing) return;
+    playing = true;
+    showMe.disabled = true;
+    api.hold();
+    stones.post(step.dataset.showMeUrl, {}).then(function (data) {
+      if (data.result === "line") {
+        if (retry) retry.hidden = true;
+        api.setRows(api.startRows, null, true);
+        api.say(data.message);
+        board.classList.add("showing");
+        play(data.line, 0, function () {
+          board.classList.remove("showing");
+          step.dataset.shown = String(data.line.length);
+          setTimeout(function () {
+            api.reset();
+            api.say(data.after, true);
+            api.speak(data.after);
+            playing = false;
+            showMe.disabled = false;
+          }, 900);
+        });
+        return;
+      }
+      // the judge gave no line ("another") or the kid has not tried enough yet ("not-yet"): words, never a dead end
+      playing = false;
+      showMe.disabled = false;
+      api.reset();
+      api.say(data.message || words.unknown);
+      if (data.next) setTimeout(function () { window.location = data.next; }, 1500);
+    }).catch(function () { playing = false; showMe.disabled = false; api.reset(); api.say(words.offline, false); });
+  });
+})();

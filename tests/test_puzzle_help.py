@@ -1,0 +1,107 @@
+"""Help that never leaves a child stuck: the board's own hint after two misses, "show me" after three, played
+from the judge's line (teach/web/puzzle_help.py)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from teach.lessons import load_lessons
+
+from teach.models import LessonProgress
+from teach.web.board import rows_after
+from teach.web.extensions import db
+from teach.web.puzzle_help import solution_line
+from test_security import kid_login
+
+
+@lru_cache(maxsize=1)
+def curriculum():
+    return load_lessons(str(Path(__file__).resolve().parent.parent / "lessons"))
+
+
+def miss(client, url: str, point: str = "J1") -> dict:
+    body = client.post(url + "/move", json={"move": point, "attempt": None, "ply": 0}).get_json()
+    assert body["result"] == "wrong"
+    return body
+
+
+def finish_first_lesson(client) -> None:
+    client.post("/learn/web-first/0/next")
+    assert client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": None, "ply": 0}).get_json()[
+        "result"] == "correct"
+    assert client.post("/learn/web-first/2/answer", json={"points": ["D5", "F5", "E4"]}).get_json()["finished"]
+
+
+def play_line(client, url: str, line: list[dict]) -> dict:
+    """Play the kid's moves of a "show me" line through the ordinary move route, as the child then does."""
+    attempt, ply, body = None, 0, None
+    for entry in line:
+        body = client.post(url + "/move", json={"move": entry["move"], "attempt": attempt, "ply": ply}).get_json()
+        if body["result"] != "continue":
+            return body
+        assert body["reply"] == entry["reply"]  # the computer answers as the line said it would
+        attempt, ply = body["attempt"], body["ply"]
+    return body
+
+
+def test_the_board_hints_after_two_misses_and_shows_the_answer_after_three(demo):
+    client = demo.test_client()
+    kid_login(demo, client)
+    url = "/learn/web-first/1"
+    client.get("/learn/web-first/0")
+    client.post("/learn/web-first/0/next")
+    assert "stones" not in client.post(url + "/board-hint").get_json()
+    miss(client, url, "D4")
+    assert "stones" not in client.post(url + "/board-hint").get_json()
+    miss(client, url)
+    hint = client.post(url + "/board-hint").get_json()
+    assert hint["stones"] == ["E5"] and hint["liberties"] == ["E4"] and not hint["show_me"]
+    refused = client.post(url + "/show-me")
+    assert refused.status_code == 409 and refused.get_json()["result"] == "not-yet"
+    miss(client, url, "A9")
+    assert client.post(url + "/board-hint").get_json()["show_me"]
+    shown = client.post(url + "/show-me").get_json()
+    assert shown["result"] == "line" and [m["move"] for m in shown["line"]] == ["E4"]
+    assert shown["line"][-1]["rows"][4] == "...X.X..."  # the mouse is taken off in the last picture
+    with demo.app_context():
+        p = db.session.scalar(sa.select(LessonProgress).where(LessonProgress.lesson_id == "web-first"))
+        assert p.hints == 1  # seeing the answer costs a star like a hint
+    assert play_line(client, url, shown["line"])["result"] == "correct"
+
+
+@pytest.mark.parametrize("lesson_id", ["capture-two-moves", "ladder-run-to-the-edge", "net-cast-the-net"])
+def test_every_show_me_line_of_a_lesson_reaches_the_goal_against_the_judge(lesson_id):
+    """The line is the judge's: each kid move is judged again from the start of the line, the computer answers as
+    the line says, and the last move reaches the goal (ladders and nets take several moves)."""
+    lesson = curriculum().lessons[lesson_id]
+    puzzles = [s for s in lesson.steps if s.kind == "puzzle"]
+    assert puzzles
+    lengths = []
+    for puzzle in puzzles:
+        judge = puzzle.judge()
+        line = solution_line(judge, puzzle.start(), tuple(puzzle.targets), line_seconds=300)  # a busy machine
+        assert line is not None
+        lengths.append(len(line))
+        played: list[str] = []
+        for entry in line[:-1]:
+            verdict = judge.judge(played, entry["move"])
+            assert verdict.result == "continue" and verdict.reply == entry["reply"]
+            played += [entry["move"], entry["reply"]]
+        assert judge.judge(played, line[-1]["move"]).result == "correct"
+        assert line[-1]["rows"] == rows_after(puzzle.start(), played + [line[-1]["move"]])
+    if lesson_id != "capture-two-moves":
+        assert max(lengths) >= 3  # a chase: several moves, each answered
+
+
+def test_help_is_only_for_the_kid_s_own_open_puzzles(demo):
+    client = demo.test_client()
+    assert client.post("/learn/web-first/1/show-me").status_code in (302, 401)  # signed out
+    kid_login(demo, client)
+    assert client.post("/learn/web-second/0/show-me").status_code == 403  # not open yet
+    assert client.post("/learn/web-first/0/show-me").status_code == 404  # an explain step
+    assert client.post("/learn/web-first/2/board-hint").status_code == 404  # a quiz
+    assert client.post("/learn/web-first/9/show-me").status_code == 404

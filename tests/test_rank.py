@@ -1,0 +1,235 @@
+"""The rank (级位), the daily goal and streak, the puzzle of the day, practice that opens with its lesson and ends
+with a summary, the placement test (teach/web/rank.py, daily.py, practice.py)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+
+import pytest
+import sqlalchemy as sa
+
+from teach.lessons.practice import SET_SIZE
+from teach.models import Attempt, PlayedGame, RankPlacement, User
+from teach.web import daily, rank
+from teach.web.extensions import db
+from test_security import adult_login, kid_login
+
+EN = {"Accept-Language": "en"}
+
+
+def finish_first_lesson(client) -> None:
+    client.get("/learn/web-first")
+    client.post("/learn/web-first/0/next")
+    client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": None, "ply": 0})
+    assert client.post("/learn/web-first/2/answer", json={"points": ["D5", "F5", "E4"]}).get_json()["finished"]
+
+
+def goal_box(client) -> dict:
+    page = client.get("/learn/", headers=EN).get_data(as_text=True)
+    box = re.search(r'<section class="goal-box"[^>]*data-puzzles="(\d+)" data-streak="(\d+)"\s+data-kyu="(\d+)" '
+                    r'data-met="(\w+)"', page)
+    assert box, page
+    return {"puzzles": int(box[1]), "streak": int(box[2]), "kyu": int(box[3]), "met": box[4] == "yes",
+            "page": page}
+
+
+def solved_at(app, kid_id: int, when: datetime, n: int, key: str = "web-first") -> None:
+    with app.app_context():
+        db.session.add_all(Attempt(kid_id=kid_id, lesson_id=key, step=i, moves=[], result="solved",
+                                   started_at=when, finished_at=when) for i in range(n))
+        db.session.commit()
+
+
+@pytest.mark.parametrize("points, kyu, to_next", [(0, 25, 10), (9, 25, 1), (10, 24, 15), (24, 24, 1),
+                                                    (25, 23, 20), (1619, 2, 1), (1620, 1, 0), (99999, 1, 0)])
+def test_ranks_climb_from_25_kyu_to_1_kyu(points, kyu, to_next):
+    r = rank.rank_for_points(points)
+    assert (r.kyu, r.to_next) == (kyu, to_next)
+    assert 0 <= r.percent <= 100 and (r.next_at is None) == (kyu == 1)
+
+
+def test_rank_points_come_from_lessons_practice_and_games(demo):
+    client = demo.test_client()
+    kid = kid_login(demo, client)
+    assert goal_box(client)["kyu"] == 25
+    finish_first_lesson(client)  # 3 stars: 10 + 6
+    now = datetime.now(timezone.utc).replace(tzinfo=None)
+    with demo.app_context():
+        db.session.add_all([
+            Attempt(kid_id=kid, lesson_id="practice:capture:2:5", step=0, moves=[], result="solved", finished_at=now),
+            Attempt(kid_id=kid, lesson_id="practice:capture:2:5", step=0, moves=[], result="solved", finished_at=now),
+            Attempt(kid_id=kid, lesson_id="practice:capture:2:5", step=1, moves=[], result="failed", finished_at=now),
+            Attempt(kid_id=kid, lesson_id="practice:nope:9:1", step=0, moves=[], result="solved", finished_at=now)])
+        common = dict(kid_id=kid, kind="capture", size=9, komi=0, kid_color="black", level=1, moves=[], ply=0,
+                      dead=[], finished_at=now)
+        db.session.add_all([PlayedGame(**common, opponent="computer", state="finished", winner="black"),
+                            PlayedGame(**common, opponent="computer", state="finished", winner="white"),
+                            PlayedGame(**common, opponent="friend", state="finished", winner="black"),
+                            PlayedGame(**common, opponent="computer", state="playing")])
+        db.session.commit()
+        rec = rank.record(kid, daily.record_since())
+        # lesson 16, a level-2 practice puzzle once (2), a won game (6) and a lost one (3); no friend, no unfinished
+        assert rank.rank_points(rank.finished_lessons(kid), rec) == 16 + 2 + 6 + 3
+    assert goal_box(client)["kyu"] == 23  # 27 points: 23级 starts at 25, 22级 at 45
+
+
+def test_the_daily_goal_and_the_streak_advance(demo):
+    client = demo.test_client()
+    kid = kid_login(demo, client)
+    box = goal_box(client)
+    assert (box["puzzles"], box["streak"], box["met"]) == (0, 0, False)
+    finish_first_lesson(client)  # a puzzle and a quiz solved: two of three
+    box = goal_box(client)
+    assert (box["puzzles"], box["streak"], box["met"]) == (2, 0, False)
+    solved_at(demo, kid, datetime.now(timezone.utc).replace(tzinfo=None), 1, key="practice:capture:1:3")
+    box = goal_box(client)
+    assert (box["puzzles"], box["streak"], box["met"]) == (3, 1, True)
+    assert "Today’s goal: done!" in box["page"] and "1 days in a row" in box["page"]
+    # two more days before, with a gap before them: the streak counts back to the gap
+    now = datetime.now(timezone.utc).replace(tzinfo=None)
+    solved_at(demo, kid, now - timedelta(days=1), 3)
+    solved_at(demo, kid, now - timedelta(days=2), 3)
+    solved_at(demo, kid, now - timedelta(days=4), 3)
+    assert goal_box(client)["streak"] == 3
+
+
+def test_a_streak_waits_for_today_and_days_are_the_classroom_s(app):
+    shanghai_midnight = datetime(2026, 12, 1, 16, 0)  # 00:00 on 2 December in Shanghai, as naive UTC
+    rec = rank.Record(solved=[("web-first", i, shanghai_midnight - timedelta(minutes=30)) for i in range(3)],
+                      games=[], placement=None)
+    with app.app_context():
+        day1 = daily.daily_from(rec, now=datetime(2026, 12, 1, 15, 59, tzinfo=timezone.utc))
+        assert (day1.day.isoformat(), day1.puzzles, day1.streak, day1.met) == ("2026-12-01", 3, 1, True)
+        day2 = daily.daily_from(rec, now=datetime(2026, 12, 2, 10, 0, tzinfo=timezone.utc))
+        assert (day2.day.isoformat(), day2.puzzles, day2.streak, day2.met) == ("2026-12-02", 0, 1, False)
+        day3 = daily.daily_from(rec, now=datetime(2026, 12, 3, 10, 0, tzinfo=timezone.utc))
+        assert day3.streak == 0  # a whole day missed
+        games = rank.Record(solved=[], games=[(datetime(2026, 12, 2, 3, 0), False)], placement=None)
+        assert daily.daily_from(games, now=datetime(2026, 12, 2, 10, 0, tzinfo=timezone.utc)).met  # one game
+
+
+def test_the_puzzle_of_the_day_is_a_practice_puzzle_of_an_open_drill(demo):
+    client = demo.test_client()
+    kid_login(demo, client)
+    page = goal_box(client)["page"]
+    link = re.search(r'id="daily-puzzle"\s+href="(/practice/(\w+)/(\d)/(\d+)/0)"', page)
+    assert link and link[2] not in ("atari", "capture")  # their lesson is not learned yet
+    with demo.app_context():
+        assert link[4] == daily.today().strftime("%Y%m%d") and link[3] == "1"  # 25级: level 1
+    assert client.get(link[1]).status_code == 200
+
+
+def test_practice_opens_with_its_lesson_and_draws_levels_as_plants(demo):
+    client = demo.test_client()
+    kid_login(demo, client)
+    page = client.get("/practice/", headers=EN).get_data(as_text=True)
+    capture = page[page.index('data-drill="capture"'):].split("</li>")[0]
+    assert 'data-needs="web-first"' in capture and "/practice/capture/1" not in capture
+    assert "★" not in page and "🌱" in page
+    assert client.get("/practice/capture/1").status_code == 403
+    assert client.get("/practice/escape/1").status_code == 302  # no escape lesson in this catalogue: open
+    assert client.get("/practice/capture/1?seed=42").status_code == 302  # a named set (homework, a link) is open
+    finish_first_lesson(client)
+    assert client.get("/practice/capture/1").status_code == 302
+    assert "/practice/capture/1" in client.get("/practice/").get_data(as_text=True)
+
+
+def test_a_practice_set_ends_with_a_summary(demo):
+    from teach.web.practice import practice_set
+
+    client = demo.test_client()
+    kid = kid_login(demo, client)
+    steps = practice_set("escape", 1, 7)
+    assert len(steps) == SET_SIZE
+    last = steps[-1]
+    solved_at(demo, kid, datetime.now(timezone.utc).replace(tzinfo=None), 4, key="practice:escape:1:7")
+    with demo.app_context():
+        db.session.add(Attempt(kid_id=kid, lesson_id="practice:escape:1:7", step=5, moves=[], result="failed",
+                               finished_at=datetime.now(timezone.utc).replace(tzinfo=None)))
+        db.session.commit()
+    if last.kind == "puzzle":
+        right = sorted(last.judge().solve().winning)[0]
+        body = client.post(f"/practice/escape/1/7/{SET_SIZE - 1}/move",
+                           json={"move": right, "attempt": None, "ply": 0}).get_json()
+    else:
+        body = client.post(f"/practice/escape/1/7/{SET_SIZE - 1}/answer",
+                           json={"points": list(last.answers)}).get_json()
+    assert body["next"] == "/practice/escape/1/7/done"
+    page = client.get(body["next"], headers=EN).get_data(as_text=True)
+    solved = 4 + (1 if body["result"] == "correct" else 0)
+    assert f'data-solved="{solved}"' in page and f"{solved} of {SET_SIZE} solved" in page
+    assert page.count('class="missed"') == SET_SIZE - solved and page.count('class="first"') == solved
+
+
+def test_the_placement_test_is_scored_once_from_first_tries(demo):
+    client = demo.test_client()
+    kid = kid_login(demo, client)
+    assert 'id="placement-door"' in goal_box(client)["page"]
+    assert client.get("/placement/").status_code == 200
+    for index in range(len(rank.PLACEMENT)):
+        with demo.app_context():
+            puzzle = rank.placement_puzzle(index)
+        url = f"/placement/{index}/move"
+        if index == 1:  # a miss first: this one does not count, even when right afterwards
+            wrong = next(m for m in puzzle.start().legal_moves() if m not in puzzle.judge().solve().winning)
+            assert client.post(url, json={"move": wrong, "attempt": None, "ply": 0}).get_json()["result"] == "wrong"
+        attempt, ply = None, 0
+        for _ in range(20):  # play the judge's line to the end
+            from teach.web.puzzle_help import solution_line
+
+            line = solution_line(puzzle.judge(), puzzle.start(), tuple(puzzle.targets), line_seconds=300)
+            body = client.post(url, json={"move": line[ply // 2]["move"], "attempt": attempt, "ply": ply}).get_json()
+            if body["result"] != "continue":
+                break
+            attempt, ply = body["attempt"], body["ply"]
+        assert body["result"] == "correct"
+    page = client.get("/placement/done", headers=EN).get_data(as_text=True)
+    expected = rank.PLACEMENT_MAX - rank.PLACEMENT[1][3]
+    assert "5 of 6 right!" in page
+    assert f'data-kyu="{rank.rank_for_points(expected).kyu}"' in page
+    client.get("/placement/done")  # again: nothing added
+    with demo.app_context():
+        points = db.session.scalars(sa.select(RankPlacement.points).where(RankPlacement.kid_id == kid)).all()
+        assert points == [expected]
+    assert client.get("/placement/").status_code == 302  # taken once
+    assert client.post("/placement/0/move", json={"move": "A1", "attempt": None, "ply": 0}).status_code == 400
+    assert 'id="placement-door"' not in goal_box(client)["page"]
+
+
+def test_the_placement_test_is_only_for_a_start(demo):
+    client = demo.test_client()
+    kid_login(demo, client)
+    finish_first_lesson(client)
+    assert 'id="placement-door"' not in goal_box(client)["page"]
+    for path in ("/placement/", "/placement/0", "/placement/done"):
+        assert client.get(path).status_code == 302
+    assert client.post("/placement/0/move", json={"move": "A1", "attempt": None, "ply": 0}).status_code == 400
+    with demo.app_context():
+        assert db.session.scalar(sa.select(sa.func.count(RankPlacement.id))) == 0
+
+
+def test_the_parent_sees_the_rank_and_the_streak(demo):
+    ming = demo.test_client()
+    kid = kid_login(demo, ming)
+    finish_first_lesson(ming)
+    solved_at(demo, kid, datetime.now(timezone.utc).replace(tzinfo=None), 1, key="practice:capture:1:3")
+    parent = demo.test_client()
+    adult_login(parent, "parent@example.com", "little-mouse-42")
+    page = parent.get(f"/family/kids/{kid}", headers=EN).get_data(as_text=True)
+    assert "Rank: 24 kyu (17 points, 8 to the next) · 🔥 1 days in a row" in page
+    zh = parent.get(f"/family/kids/{kid}", headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
+    assert "级位：24级" in zh
+
+
+def test_a_deleted_kid_leaves_no_placement_behind(demo):
+    from teach.web.classroom import delete_kid, kid_export
+
+    with demo.app_context():
+        kid = db.session.scalar(sa.select(User).where(User.name == "明明"))
+        db.session.add(RankPlacement(kid_id=kid.id, points=40, answers=[{"puzzle": 0, "right": True}]))
+        db.session.commit()
+        assert kid_export(kid)["placement"][0]["points"] == 40
+        delete_kid(kid)
+        db.session.commit()
+        assert db.session.scalar(sa.select(sa.func.count(RankPlacement.id))) == 0
