@@ -396,3 +396,17 @@ def test_a_worksheet_numbers_each_puzzle_once(demo, client):
     assert page.count('class="sheet-puzzle"') == 2 and "<ol" not in page  # a repeat counts once; no list numbers
     assert re.findall(r"(\d+)\. (?:E4|\w+\d)", text.split("Answer key")[1])[:2] == ["1", "2"]
     assert "1. 1." not in text and "2. 2." not in text
+
+
+def test_a_teacher_asking_the_reader_too_often_is_told_to_wait(demo, client):
+    """Each question may cost the server a second and a half of reading: one teacher's questions are limited
+    (a class asks a few a minute), and the refusal is a clear answer, not an error page."""
+    from teach.web.teacher.demo_board import ASK_RATE
+
+    per_minute = int(ASK_RATE.split()[0])
+    teacher_login(client)
+    rows = Game.from_sgf("(;SZ[9]AB[ed][de]AW[ee])").board_rows()
+    asked = [client.post("/teach/board/ask", json={"rows": rows, "to_play": "black", "point": "A1"}, headers=EN)
+             for _ in range(per_minute + 1)]
+    assert [r.status_code for r in asked[:per_minute]] == [200] * per_minute
+    assert asked[-1].status_code == 429 and asked[-1].get_json()["message"]

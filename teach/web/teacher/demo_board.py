@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from flask import g, jsonify, render_template, request
 from flask_babel import gettext as _
 from flask_login import current_user
+from flask_limiter.util import get_remote_address
 
 from teach.go import Game, IllegalMove
 from teach.go.reading import LOSE, BudgetExceeded, Limits, Reader
@@ -21,7 +22,7 @@ from teach.models import Membership, PlayedGame, User
 from teach.web import content, messages
 from teach.web.access import teacher_required
 from teach.web.board import render_board
-from teach.web.extensions import db
+from teach.web.extensions import db, limiter
 from teach.web.moves import json_body, refused
 
 from . import bp
@@ -32,6 +33,12 @@ RECENT_GAMES = 30  # kids' games offered to open
 MAX_MOVES = 400  # moves of one demonstrated line (a whole 19x19 game fits)
 # the projector's question is answered while the class waits: a small budget, a clock under a second or two
 ASK_LIMITS = Limits(nodes=40_000, seconds=1.5)
+# each question may cost the server up to 1.5 s of reading: a class asks a few a minute, a script may not ask more
+ASK_RATE = "20 per minute;300 per hour"
+
+
+def _teacher_or_address() -> str:
+    return f"teacher:{current_user.id}" if current_user.is_authenticated else get_remote_address()
 
 
 def _opening() -> tuple[list[str], str, list[str]]:
@@ -116,6 +123,7 @@ def demo_play():
 
 
 @bp.post("/board/ask")
+@limiter.limit(ASK_RATE, key_func=_teacher_or_address)
 @teacher_required
 def demo_ask():
     """Body ``{"rows", "to_play", "point"}``: can the stones on ``point`` be captured? The reader answers both
