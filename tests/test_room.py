@@ -127,6 +127,24 @@ def test_an_invitation_accepted_by_a_tap_opens_the_same_game_for_both(room):
     assert ming.get(f"/room/{gid}/state").get_json()["here"][0]["busy"] is True
 
 
+def test_a_child_already_playing_cannot_accept_another_game(room):
+    """One game at a time: an invitation that reaches a child in a game (sent before it started) stays open, and
+    accepting it says to finish the game first; no second game is made."""
+    app, gid, ming, lily = room
+    start_game(app, gid, ming, lily)
+    with app.app_context():
+        inv = LiveInvitation(group_id=gid, from_id=ming.kid_id, to_id=lily.kid_id, kind="capture", size=7,
+                             capture_goal=3)
+        db.session.add(inv)
+        db.session.commit()
+        inv_id = inv.id
+    answer = lily.post(f"/room/invitations/{inv_id}/accept", json={})
+    assert answer.status_code == 409 and answer.get_json()["result"] == "busy" and answer.get_json()["message"]
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count(LiveGame.id))) == 1
+        assert db.session.get(LiveInvitation, inv_id).state == "pending"
+
+
 def test_a_declined_invitation_is_gone_and_makes_no_game(room):
     app, gid, ming, lily = room
     ming.post(f"/room/{gid}/invite", json={"to": lily.kid_id, "game": "capture-7"})
