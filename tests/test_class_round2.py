@@ -333,3 +333,21 @@ def test_the_replay_says_which_move_was_wrong_and_what_the_computer_answered(dem
     assert "The computer answered E4, which shows why the move was wrong." in page
     zh = client.get(f"/teach/classes/{class_id}/kids/{lily}/attempts/{attempt_id}", headers=ZH).get_data(as_text=True)
     assert "电脑" in zh
+
+
+def test_reloading_a_step_does_not_pile_up_moments(demo):
+    """A kid reloading a step (or a second tab) within a minute adds no row: time on task is unchanged and the
+    table cannot be filled by a held-down refresh key."""
+    from teach.models import StepShown
+    from teach.web import timing
+
+    with demo.app_context():
+        kid = db.session.scalar(sa.select(User.id).where(User.role == "kid"))
+        for _ in range(5):
+            timing.step_shown(kid, "web-first", 0)
+            db.session.commit()
+        timing.step_shown(kid, "web-first", 1)
+        db.session.commit()
+        shown = db.session.execute(sa.select(StepShown.lesson_id, StepShown.step)
+                                   .where(StepShown.kid_id == kid)).all()
+    assert sorted(shown) == [("web-first", 0), ("web-first", 1)]

@@ -27,9 +27,20 @@ BREAK = 30 * 60  # seconds without a moment after which the kid had stopped
 DEFAULT_UTC_OFFSET = 8  # hours: a class's day starts at midnight Beijing time unless TIMING_UTC_OFFSET_HOURS says
 
 
+RESHOWN = 60  # seconds within which the same step shown again (a reload, a second tab) is not a new moment
+
+
 def step_shown(kid_id: int, lesson_id: str, step: int) -> None:
-    """Note that a step is on the kid's screen now (the caller commits)."""
-    db.session.add(StepShown(kid_id=kid_id, lesson_id=lesson_id, step=step))
+    """Note that a step is on the kid's screen now (the caller commits). One statement: a step shown again within
+    ``RESHOWN`` seconds adds no row, so reloading a page cannot pile rows up (and changes no figure: the gap
+    between two such moments counts for the same step either way)."""
+    now = utcnow()
+    again = sa.select(StepShown.id).where(StepShown.kid_id == kid_id, StepShown.lesson_id == lesson_id,
+                                         StepShown.step == step,
+                                         StepShown.shown_at >= now - timedelta(seconds=RESHOWN))
+    row = sa.select(sa.literal(kid_id), sa.literal(lesson_id), sa.literal(step), sa.literal(now)).where(
+        ~sa.exists(again))
+    db.session.execute(sa.insert(StepShown).from_select(["kid_id", "lesson_id", "step", "shown_at"], row))
 
 
 def _utc_offset() -> int:
