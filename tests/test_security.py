@@ -406,7 +406,7 @@ def _int_rules():
 
 def _role_of(path: str) -> str | None:
     for prefix, role in (("/learn", "kid"), ("/practice", "kid"), ("/placement", "kid"), ("/play", "kid"),
-                         ("/games", "kid"),
+                         ("/games", "kid"), ("/room/class", "teacher"), ("/room", "kid"), ("/live", "kid"),
                          ("/teach", "teacher"),
                          ("/family", "parent")):
         if path.startswith(prefix):

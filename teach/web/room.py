@@ -234,9 +234,9 @@ def answer(invitation_id: int, action: str):
     if action == "accept" and inv.state == "pending":
         busy = _busy_ids(inv.group_id) & {inv.from_id, inv.to_id}
         if busy:  # one game at a time: the invitation stays open until the other game is over
-            return jsonify(result="busy", state=inv.state, message=_(
-                "Finish the game you are playing first." if me in busy else
-                "Your friend is playing another game now. Try again when it is over.")), 409
+            message = _("Finish the game you are playing first.") if me in busy else \
+                _("Your friend is playing another game now. Try again when it is over.")
+            return jsonify(result="busy", state=inv.state, message=message), 409
     new_state = {"accept": "accepted", "decline": "declined", "withdraw": "withdrawn"}[action]
     conditions = [LiveInvitation.id == inv.id, LiveInvitation.state == "pending"]
     if action == "accept":
