@@ -331,8 +331,9 @@ EXPECT.update({
     ("room.room", "GET"): (CLASS, None, kids_only(200)),
     ("room.state", "GET"): (CLASS, None, kids_only(200)),
     ("room.invite", "POST"): (CLASS, {"json": {"to": "{lily}", "game": "capture-7"}}, kids_only(409, anonymous=401)),
+    # the invited kid is in games already: accepting reaches the invitation and is told to finish them first
     ("room.answer", "POST"): ({"invitation_id": "{live_invitation}", "action": "accept"}, {"json": {}},
-                              kids_only(200, anonymous=401) | {OTHER_KID: 404}),
+                              kids_only(409, anonymous=401) | {OTHER_KID: 404}),
     ("room.live_view", "GET"): (CLASS, None, teacher_only(200)),
     ("room.live_data", "GET"): (CLASS, None, teacher_only(200)),
     ("room.save_settings", "POST"): (CLASS, {"kinds": "capture-7", "goal": "3", "away": "2", "outcome": "adjourn"},
