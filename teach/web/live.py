@@ -35,7 +35,7 @@ from teach.web.board import render_board
 from teach.web.extensions import db
 from teach.web.moves import json_body, refused
 from teach.web.pictures import glyph
-from teach.web.play import KOMI, _count_sentence, _count_view, _move_name, _valid_ply
+from teach.web.play import KOMI, _count_sentence, _count_view, _move_name, _tapped, _valid_ply
 from teach.web.played import BrokenRecord, game_of
 from teach.web.security import ID_MAX
 
@@ -512,13 +512,9 @@ def count(game_id: int):
     if row.state != allowed or data["version"] != row.version:
         return _on_record(row.id, you, messages.board_changed() if row.state == allowed else _count_closed(row))
     game = _position(row)
-    point = _move_name(game, data["point"])
-    if point is None or point == "pass":
-        return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
-    try:
-        dead = sorted(counting.toggle(game, list(row.dead or []), point), key=game.sort_key)
-    except ValueError:
-        return jsonify(result="illegal", reason="empty", message=messages.tap_a_stone())
+    dead, refusal = _tapped(game, row.dead, data["point"])
+    if dead is None:
+        return refusal
     return _changed_by(row, you, (LiveGame.state == allowed, LiveGame.version == data["version"]),
                        {"dead": dead, "agreed": []})
 

@@ -310,6 +310,18 @@ def _valid_ply(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_PLY
 
 
+def _tapped(game, dead: list, point_text) -> tuple[list | None, object]:
+    """A tap while counting (``counting.toggle``): the dead stones after it, or None and the answer to a tap
+    that is off the board or on no stone. Games against the computer and live games count alike."""
+    point = _move_name(game, point_text)
+    if point is None or point == "pass":
+        return None, (jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400)
+    try:
+        return sorted(counting.toggle(game, list(dead or []), point), key=game.sort_key), None
+    except ValueError:
+        return None, jsonify(result="illegal", reason="empty", message=messages.tap_a_stone())
+
+
 def _move_name(game, move) -> str | None:
     """``pass`` or a point of this board in GTP spelling, or None."""
     if not isinstance(move, str) or len(move) > 4:
@@ -487,13 +499,9 @@ def count(game_id: int):
     if answer is not None:
         return answer
     game = _position(row)
-    point = _move_name(game, data["point"])
-    if point is None or point == "pass":
-        return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
-    try:
-        dead = sorted(counting.toggle(game, list(row.dead or []), point), key=game.sort_key)
-    except ValueError:
-        return jsonify(result="illegal", reason="empty", message=messages.tap_a_stone())
+    dead, refusal = _tapped(game, row.dead, data["point"])
+    if dead is None:
+        return refusal
     if _computer_plays(row) and not _computer_agrees(row, game, dead):
         return jsonify(result="disagree", message=messages.computer_disagrees(str(character(row.level).name)),
                        ply=row.ply, state="counting", dead=list(row.dead or []))
