@@ -45,6 +45,7 @@ GOALS = ("capture", "save", "live", "kill", "race", "connect", "cut")
 REASONS = ("escapes", "captured-you", "self-atari", "not-a-liberty", "lives", "dies", "loses-race", "seki", "cut",
            "connected", "unknown")
 ATTACKING = ("capture", "kill", "race", "cut")  # goals about the opponent's stones
+PROGRESS = ("capture", "kill", "race")  # goals whose lines go on while the solver keeps winning (see _progress)
 PAIRS = ("connect", "cut")  # goals about exactly two chains
 STATUS = {WIN: "win", KO_A: "ko", KO_B: "ko", LOSE: "lose"}
 # For a server answering kids' moves: the same node budget as the lesson checker (a proven puzzle reads the same
@@ -80,11 +81,12 @@ class Solution:
     winning: dict[str, str] = field(default_factory=dict)  # move -> win | ko
     refutations: dict[str, str | None] = field(default_factory=dict)  # losing move -> the opponent's answer
     unknown: list[str] = field(default_factory=list)  # first moves whose reading ran out of budget: not proven
+    slow: list[str] = field(default_factory=list)  # first moves that keep the win but bring it no nearer
 
 
 @dataclass
 class Verdict:
-    result: str  # correct | wrong | illegal | continue
+    result: str  # correct | wrong | illegal | continue | slow (still winning, but no nearer: see _progress)
     reason: str | None = None  # wrong: see the module docstring; illegal: the engine's reason
     reply: str | None = None  # the computer's answer to show on the board
     ko: bool = False  # the move works only by winning a ko
@@ -135,6 +137,7 @@ class Judge:
         self._pass_reads: OrderedDict[tuple, tuple | None] = OrderedDict()
         self._moves_seen: set[tuple] = set()  # positions where one move was judged already
         self._verdicts: OrderedDict[tuple, Verdict] = OrderedDict()  # (line, move) -> verdict
+        self._slack: dict[tuple, bool | None] = {}  # position -> would a pass still win (see _pass_wins)
         self._solving = False
         if goal.kind == "race":
             from .race import influence, race_chains
@@ -378,10 +381,72 @@ class Judge:
         if kind in ("save", "live", "connect", "cut") and opp_result == LOSE:
             # nothing the opponent does can hurt the stones any more
             return Verdict("correct", ko=mine != WIN)
+        if kind in PROGRESS and not self._progress(game, p, elsewhere is not None):
+            return Verdict("slow", "slow", ko=mine != WIN)
         if reply is None and kind in ("capture", "save", "live", "kill"):
             reply = self._resistant_reply(game)
             reply_name = game.name(reply)
-        return Verdict("continue", reply=reply_name, ko=mine != WIN)
+        if kind == "kill" and self._dead_with_time_to_spare(game, reply):
+            return Verdict("correct", ko=mine != WIN)
+        # the opponent has nothing sensible left to play: it passes, and the child carries on
+        return Verdict("continue", reply=reply_name or "pass", ko=mine != WIN)
+
+    # ------------------------------------------------------------------ progress
+    def _pass_wins(self, before: Game) -> bool | None:
+        """Would the solver still win if it passed here (the opponent moving twice in a row)? None when that
+        reading runs out of budget. Cached per position."""
+        key = self._key(before)
+        hit = self._slack.get(key)
+        if hit is None and key not in self._slack:
+            game = _clone(before)
+            game.to_play = COLOR_NAMES[3 - self.solver]
+            game.ko, game.ko_color = -1, 0
+            try:
+                hit = INVERT[self.best(game)[0]] != LOSE
+            except BudgetExceeded:
+                hit = None
+            self._slack[key] = hit
+        return hit
+
+    def _progress(self, game: Game, p: int, elsewhere: bool) -> bool:
+        """Does the solver's winning move ``p`` (just played in ``game``) bring the goal nearer? A move elsewhere
+        does not: the reading cannot tell it from a pass. A move the solver could not have passed instead of
+        (the opponent would get away) does. When a pass would still win (the stones are caught with a move to
+        spare), only a move that takes liberties from the targets, or captures, does: anything else leaves the
+        fight as it was. So every line a child follows gets shorter with every move, and a proof of the whole
+        puzzle stays small."""
+        if elsewhere:
+            return False
+        game.undo()
+        try:
+            spare = self._pass_wins(game)
+            before = self._target_liberties(game)
+            stones = sum(1 for c in game.board if c != EMPTY)
+        finally:
+            game.play_point(p, self.solver)
+        if not spare:  # the move was needed (or the pass could not be read: follow the move, never refuse it)
+            return True
+        captured = sum(1 for c in game.board if c != EMPTY) <= stones
+        return captured or self._target_liberties(game) < before
+
+    def _target_liberties(self, game: Game) -> int:
+        chains = {id(c): c for c in (game.chain_of[t] for t in self.targets) if c is not None}
+        return sum(len(c.libs) for c in chains.values())
+
+    def _dead_with_time_to_spare(self, game: Game, reply: int | None) -> bool:
+        """Kill: after the solver's move and the opponent's best answer, the group would stay dead even if the
+        solver passed (the opponent moving twice): the killing is done, whatever the stones still on the board."""
+        after = _clone(game)
+        try:
+            if reply is not None:
+                after.play_point(reply, after.to_move)
+            else:
+                after.pass_move()
+        except IllegalMove:
+            return False
+        if any(after.board[t] == EMPTY for t in self.targets):
+            return False
+        return self._pass_wins(after) is True
 
     def _resistant_reply(self, game: Game) -> int | None:
         """When the opponent is lost anyway it still answers, with the move that keeps the targets' liberties
@@ -490,6 +555,8 @@ class Judge:
         for name, verdict in verdicts:
             if verdict.result in ("correct", "continue"):
                 solution.winning[name] = "ko" if verdict.ko else "win"
+            elif verdict.result == "slow":
+                solution.slow.append(name)
             elif verdict.result == "wrong" and verdict.reason == "unknown":
                 solution.unknown.append(name)  # neither a win nor a refuted move: never a wrong certainty
             elif verdict.result == "wrong":

@@ -48,12 +48,22 @@ def solve(position: Position, to_play: str, goal: Goal) -> Solution:
     return hit
 
 
+# CPU seconds the whole proof of one lesson puzzle may take: more is a puzzle too branchy for a child (and for a
+# server to prove while a teacher waits)
+WHOLE_PROOF_SECONDS = 120.0
+WHOLE_PROOF_POSITIONS = 600  # and the positions a child can reach in it (each with every legal move judged)
+
+
 class Checker:
-    def __init__(self, source: Source, prove: bool = True) -> None:
+    def __init__(self, source: Source, prove: bool = True, store=None) -> None:
+        """``prove``: read every puzzle's first moves; with a ``store`` (``proofstore.Store``), also prove each
+        puzzle whole (every position a child can reach), taking what the store holds and adding the rest."""
         self.source = source
         self.prove = prove
+        self.store = store
         self.errors: list[LessonError] = []
         self.puzzles = 0
+        self.lesson_id = ""
 
     def error(self, path: Path, message: str, key: bool = False) -> None:
         self.errors.append(self.source.error(path, message, key))
@@ -65,6 +75,7 @@ class Checker:
         if bad and not isinstance(data, dict):
             return None
         bad_paths = {e.path for e in bad}
+        self.lesson_id = data.get("id") if isinstance(data.get("id"), str) else ""
         size = data.get("size") if data.get("size") in (9, 13, 19) else None
         if file and isinstance(data.get("id"), str) and FilePath(file).stem != data["id"]:
             self.error(("id",), f"the file of lesson `{data['id']}` should be named {data['id']}.yaml")
@@ -288,6 +299,30 @@ class Checker:
             self.error(path + ("ko",), f"`ko: true`, but {', '.join(clean)} win{'s' if len(clean) == 1 else ''} "
                                        f"without a ko", key=True)
         puzzle.winning = dict(winning)
+        if self.store is not None:
+            self.prove_whole(puzzle, path)
+
+    def prove_whole(self, puzzle: Puzzle, path: Path) -> None:
+        """Every position a child can reach, proven (or found in the store): an error names the line where the
+        proof could not go on."""
+        from teach.go.proof import ProofError, prove
+
+        from .proofstore import key_of
+
+        found = self.store.proofs.get(key_of(puzzle))
+        if found is None:
+            try:
+                found = prove(Judge(puzzle.start(), puzzle.goal_object(), PROVE_LIMITS),
+                              max_positions=WHOLE_PROOF_POSITIONS, cpu_seconds=WHOLE_PROOF_SECONDS)
+            except ProofError as e:
+                line = " ".join(e.line)
+                self.error(path + ("goal",), f"the whole puzzle cannot be proven: {e} at {line} (every move a "
+                                             f"child can play is judged, to the end of every line): make the "
+                                             f"puzzle smaller or simpler", key=True)
+                return
+        step = path[1] if len(path) > 1 and isinstance(path[1], int) else 0
+        self.store.add(found, self.lesson_id, step)
+        puzzle.proof = found
 
     # ------------------------------------------------------------------ quiz
     def quiz(self, body: dict, path: Path, position: Position | None, marks: Marks) -> Quiz | None:

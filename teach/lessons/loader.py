@@ -26,6 +26,8 @@ class Report:
     seconds: float = 0.0
     errors: list[LessonError] = field(default_factory=list)
     catalog: Catalog | None = None
+    store: object = None  # whole proofs (``proofstore.Store``) of every puzzle checked, when asked for
+    proven: int = 0  # puzzles proven whole in this run (not taken from the store)
 
     @property
     def ok(self) -> bool:
@@ -90,14 +92,14 @@ def lesson_files(paths: list[Path]) -> tuple[list[Path], list[LessonError]]:
     return list(dict.fromkeys(files)), errors
 
 
-def check_file(path: Path, prove: bool = True) -> tuple[Lesson | None, list[LessonError], int]:
-    """(lesson, errors, puzzles counted) for one file."""
+def check_file(path: Path, prove: bool = True, store=None) -> tuple[Lesson | None, list[LessonError], int]:
+    """(lesson, errors, puzzles counted) for one file; with a proof ``store``, every puzzle proven whole too."""
     name = _display(path)
     try:
         data = path.read_bytes()
     except OSError as e:
         return None, [LessonError(name, 0, 0, f"cannot read the file: {e.strerror}")], 0
-    return _check(data, name, prove, str(path))
+    return _check(data, name, prove, str(path), store)
 
 
 def check_text(data: str | bytes, name: str, prove: bool = True) -> tuple[Lesson | None, list[LessonError], int]:
@@ -107,11 +109,12 @@ def check_text(data: str | bytes, name: str, prove: bool = True) -> tuple[Lesson
     return _check(data, name, prove, "")
 
 
-def _check(data: str | bytes, name: str, prove: bool, file: str) -> tuple[Lesson | None, list[LessonError], int]:
+def _check(data: str | bytes, name: str, prove: bool, file: str,
+           store=None) -> tuple[Lesson | None, list[LessonError], int]:
     value, source, errors = load_yaml(data, name)
     if errors:
         return None, errors, 0
-    checker = Checker(source, prove=prove)
+    checker = Checker(source, prove=prove, store=store)
     try:
         lesson = checker.lesson(value, file)
     except RecursionError:
@@ -119,8 +122,18 @@ def _check(data: str | bytes, name: str, prove: bool, file: str) -> tuple[Lesson
     return lesson, checker.errors, checker.puzzles
 
 
-def _check_one(args: tuple[str, bool]):
-    return check_file(Path(args[0]), args[1])
+_stores: dict[str, object] = {}  # a worker's copy of the proof store it was given, read once
+
+
+def _check_one(args: tuple[str, bool, str | None]):
+    store = None
+    if args[2] is not None:
+        from . import proofstore
+
+        store = _stores.get(args[2])
+        if store is None:
+            store = _stores[args[2]] = proofstore.load(Path(args[2]))
+    return check_file(Path(args[0]), args[1], store)
 
 
 def _cross_check(lessons: list[Lesson], catalog: Catalog, sources: dict[str, Source]) -> list[LessonError]:
@@ -167,8 +180,11 @@ class _Marks:
         return self._cache[file]
 
 
-def check_paths(paths: list[str | Path] | None = None, prove: bool = True, workers: int | None = None) -> Report:
-    """Check lesson files and folders (default: the checkout's lessons/) against the catalog found above them."""
+def check_paths(paths: list[str | Path] | None = None, prove: bool = True, workers: int | None = None,
+                whole: bool = False) -> Report:
+    """Check lesson files and folders (default: the checkout's lessons/) against the catalog found above them.
+    ``whole``: prove every puzzle whole as well, taking what the proof store beside the catalog holds; the
+    report's ``store`` then holds the proofs of exactly the puzzles checked."""
     start = time.perf_counter()
     roots = [Path(p) for p in paths] if paths else [DEFAULT_DIR]
     report = Report()
@@ -179,7 +195,17 @@ def check_paths(paths: list[str | Path] | None = None, prove: bool = True, worke
     report.errors += errors
     report.files = len(files)
     workers = workers if workers is not None else min(len(files), os.cpu_count() or 1)
-    jobs = [(str(f), prove) for f in files]
+    store_file = None
+    if whole and prove:
+        from . import proofstore
+
+        store_file = proofstore.store_path(catalog_path.parent)
+        _stores.pop(str(store_file), None)
+        on_disk = proofstore.load(store_file)
+        if on_disk.problem:
+            report.errors.append(LessonError(_display(store_file), 0, 0, on_disk.problem))
+        report.store = proofstore.Store(store_file)
+    jobs = [(str(f), prove, None if store_file is None else str(store_file)) for f in files]
     if workers > 1 and len(files) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             results = list(pool.map(_check_one, jobs, chunksize=1))
@@ -191,6 +217,12 @@ def check_paths(paths: list[str | Path] | None = None, prove: bool = True, worke
         report.puzzles += puzzles
         if lesson is not None:
             lessons.append(lesson)
+            if report.store is not None:
+                for i, step in enumerate(lesson.steps):
+                    proof = step.__dict__.get("proof") if step.kind == "puzzle" else None
+                    if proof is not None:
+                        report.proven += proof.key not in on_disk.proofs
+                        report.store.add(proof, lesson.id, i)
     report.lessons = len(lessons)
     if catalog is not None:
         report.errors += _cross_check(lessons, catalog, _Marks())

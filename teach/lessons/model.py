@@ -7,6 +7,7 @@ from typing import ClassVar, Union
 
 from teach.go import Game
 from teach.go.judge import SERVER_LIMITS, Goal, Judge
+from teach.go.proof import ProvenJudge
 
 from .diagram import Position
 
@@ -88,6 +89,9 @@ class Puzzle(Step):
         j = self.__dict__.get("_judge")
         if j is None:
             j = Judge(self.start(), self.goal_object(), SERVER_LIMITS)
+            proof = self.__dict__.get("proof")  # proven whole (teach.go.proof): answered by lookups
+            if proof is not None:
+                j = ProvenJudge(j, proof)
             self.__dict__["_judge"] = j
         return j
 

@@ -24,8 +24,32 @@ def catalog():
             found = _catalogs.get(path)
             if found is None:
                 found = load_lessons(path)
+                _attach_proofs(found, path)
                 _catalogs[path] = found
     return found
+
+
+def _attach_proofs(found, path: str) -> None:
+    """Give every puzzle its stored whole proof (``lessons/proofs.json``), so its judge answers with lookups.
+    A puzzle the store does not hold (a lesson changed since ``teach lessons prove``) is read live, as before;
+    a store that cannot be used is logged, never served."""
+    from teach.lessons import proofstore
+
+    store = proofstore.load(proofstore.store_path(path))
+    if store.problem:
+        current_app.logger.error("%s", store.problem)
+    missing = 0
+    for lesson in found.lessons.values():
+        for step in lesson.steps:
+            if step.kind == "puzzle":
+                proof = store.get(step)
+                if proof is None:
+                    missing += 1
+                else:
+                    step.__dict__["proof"] = proof
+    if missing and not store.problem:
+        current_app.logger.warning("%d lesson puzzles have no current proof in %s: their moves are read live "
+                                   "(run `teach lessons prove`)", missing, store.path)
 
 
 def ordered_lessons():
@@ -58,7 +82,7 @@ def prewarm() -> int:
     solved = 0
     for lesson in catalog().lessons.values():
         for index, step in enumerate(lesson.steps):
-            if step.kind == "puzzle":
+            if step.kind == "puzzle" and step.__dict__.get("proof") is None:  # a proven puzzle needs nothing
                 judge_for(lesson.id, index).warm()
                 solved += 1
     return solved

@@ -21,6 +21,7 @@ from flask import Blueprint, abort, g, jsonify, redirect, render_template, reque
 from flask_login import current_user
 
 from teach.lessons.practice import DRILLS, LEVELS, MAX_SEED, SET_SIZE, PracticeKey, drill_names, drill_pictures, generate
+from teach.lessons import wholeproof
 from teach.lessons.step import build_step
 from teach.models import Attempt, LessonProgress, utcnow
 from teach.web import classroom, content, kid, messages, milestones, puzzle_help, timing
@@ -46,8 +47,13 @@ def practice_set(drill: str, level: int, seed: int, size: int = 9) -> tuple:
     for raw in generate(drill, level, seed, count=SET_SIZE, size=size):
         built, errors = build_step(raw, size, prove=False)
         if built is not None and not errors:
+            if built.kind == "puzzle":  # answered by lookups; one too big for the budget is read live
+                wholeproof.attach(built, wholeproof.PRACTICE_SECONDS)
             steps.append(built)
     return tuple(steps)
+
+
+
 
 
 def _step_or_404(drill: str, level: int, seed: int, step: int, kind: str | None = None):

@@ -1,0 +1,169 @@
+"""The proof of a whole puzzle: every legal move at every position a child can reach, judged once and kept.
+
+A child reaches a position by playing moves that still win and bring the goal nearer (``continue``), each answered
+by the computer's reply. So the proof starts at the puzzle's position, judges every legal move there, and goes on
+after each ``continue`` with its reply, until every line ends (solved, wrong, illegal, or ``slow``: a move that
+keeps the win but brings it no nearer, which the page takes back, so no line grows through it). Because every
+move followed makes progress (``Judge._progress``), each line gets shorter and the proof stays small; the same
+position reached by two move orders is judged once.
+
+A proof is plain data: per position (``position_key``), the verdicts of its legal moves, grouped by verdict so a
+position's forty moves "elsewhere" that all lose to the same reply take one entry. ``Proof.verdict`` answers a
+child's move with a lookup; a position or a move the proof does not hold answers None, and the caller reads it.
+
+What makes a proof stale: the puzzle (position, side, goal, targets) and the engine's source (``ENGINE_VERSION``,
+a digest of the modules the judge reads with), so a change to either proves again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .game import Game
+from .judge import Judge, Verdict
+
+# the modules whose code decides a verdict (the judge and everything it imports): a change to any of them makes
+# every stored proof stale. This module is not among them: it decides which positions a proof holds, and a change
+# to what a proof is bumps the store's format.
+_ENGINE_MODULES = ("coords", "game", "search", "reading", "judge", "life", "lifedeath", "race", "connection")
+MAX_POSITIONS = 600  # child-to-move positions a lesson puzzle may have: more is a puzzle too branchy to teach
+
+
+def _engine_version() -> str:
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for name in _ENGINE_MODULES:
+        digest.update(name.encode())
+        digest.update((here / f"{name}.py").read_bytes())
+    return digest.hexdigest()[:16]
+
+
+ENGINE_VERSION = _engine_version()
+
+
+def position_key(game: Game) -> str:
+    """A position as the judge sees it: the stones, the side to move and the point a ko forbids."""
+    ko = game.ko if game.ko >= 0 and game.ko_color == game.to_move else -1
+    rows = "".join(game.board_rows())
+    return hashlib.blake2b(f"{game.size}|{rows}|{game.to_move}|{ko}".encode(), digest_size=10).hexdigest()
+
+
+def puzzle_key(game: Game, goal_kind: str, targets: tuple[str, ...], engine: str | None = None) -> str:
+    """What a proof is the proof of: the start position, side to move, goal and targets, and the engine."""
+    text = "|".join([engine or ENGINE_VERSION, position_key(game), goal_kind, ",".join(targets)])
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+class ProofError(Exception):
+    """The puzzle cannot be proven everywhere: ``line`` is where (the moves from the start, then the move)."""
+
+    def __init__(self, message: str, line: list[str]) -> None:
+        super().__init__(message, line)
+        self.line = line
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+@dataclass
+class Proof:
+    key: str
+    positions: dict[str, list[list]] = field(default_factory=dict)  # position -> [[result, reason, reply, ko, moves]]
+    judgements: int = 0
+    seconds: float = 0.0
+    lines: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)  # position -> a line to it
+    _index: dict[str, dict[str, Verdict]] | None = field(default=None, repr=False, compare=False)
+
+    def verdict(self, game: Game, move: str) -> Verdict | None:
+        """The stored verdict of ``move`` in ``game`` (the position after the line), or None if not proven."""
+        if self._index is None:
+            self._index = {}
+        key = position_key(game)
+        moves = self._index.get(key)
+        if moves is None:
+            groups = self.positions.get(key)
+            if groups is None:
+                return None
+            moves = self._index[key] = {m: Verdict(result, reason, reply, bool(ko))
+                                        for result, reason, reply, ko, names in groups for m in names.split()}
+        found = moves.get(move)
+        return None if found is None else Verdict(found.result, found.reason, found.reply, found.ko)
+
+    def to_json(self) -> dict:
+        return {"positions": self.positions, "judgements": self.judgements, "seconds": round(self.seconds, 2)}
+
+    @classmethod
+    def from_json(cls, key: str, data: dict) -> "Proof":
+        return cls(key, data["positions"], data.get("judgements", 0), data.get("seconds", 0.0))
+
+
+def prove(judge: Judge, max_positions: int = MAX_POSITIONS, cpu_seconds: float | None = None) -> Proof:
+    """Judge every legal move at every position a child can reach in ``judge``'s puzzle. Raises ``ProofError``
+    naming the line where the reader ran out of budget, the computer had no reply, the puzzle grew past
+    ``max_positions``, or the proof took more than ``cpu_seconds`` of this process's CPU time (CPU, not the
+    clock: a busy machine proves the same puzzles, only later)."""
+    started = time.monotonic()
+    deadline = None if cpu_seconds is None else time.process_time() + cpu_seconds
+    proof = Proof(puzzle_key(judge.start, judge.goal.kind, judge.goal.targets))
+    stack: list[list[str]] = [[]]
+    judge._solving = True  # moves elsewhere answered from one reading of a pass, from the first move on
+    try:
+        while stack:
+            line = stack.pop()
+            game = judge._replay(line)
+            key = position_key(game)
+            if key in proof.positions:
+                continue
+            if len(proof.positions) >= max_positions:
+                raise ProofError(f"more than {max_positions} positions to prove", line)
+            proof.lines[key] = line
+            groups: dict[tuple, list[str]] = {}
+            for move in game.legal_moves():
+                if deadline is not None and time.process_time() > deadline:
+                    raise ProofError(f"the proof took more than {cpu_seconds:.0f} s", line + [move])
+                v = judge.judge(line, move)
+                proof.judgements += 1
+                if v.result == "wrong" and v.reason == "unknown":
+                    raise ProofError("the reader ran out of budget", line + [move])
+                if v.result == "continue":
+                    if not v.reply:
+                        raise ProofError("the computer has no answer", line + [move])
+                    stack.append(line + [move, v.reply])
+                groups.setdefault((v.result, v.reason, v.reply, int(v.ko)), []).append(move)
+            proof.positions[key] = [[*k, " ".join(moves)] for k, moves in groups.items()]
+    finally:
+        judge._solving = False
+    proof.seconds = time.monotonic() - started
+    return proof
+
+
+class ProvenJudge:
+    """A puzzle's judge that answers from its proof: a lookup for every position a child can reach, the live
+    reader (``judge``) for anything the proof does not hold. Everything else is the judge's."""
+
+    def __init__(self, judge: Judge, proof: Proof | None) -> None:
+        self.reader = judge
+        self.proof = proof
+        self.looked_up = 0
+        self.read = 0
+
+    def __getattr__(self, name: str):
+        return getattr(self.reader, name)
+
+    def judge(self, moves_so_far: list[str], move: str) -> Verdict:
+        if self.proof is not None:
+            try:
+                game = self.reader._replay(moves_so_far)
+                name = game.name(game.require_point(move))
+            except ValueError:
+                game = None  # the reader gives the precise error
+            if game is not None and game.to_move == self.reader.solver:
+                found = self.proof.verdict(game, name)
+                if found is not None:
+                    self.looked_up += 1
+                    return found
+        self.read += 1
+        return self.reader.judge(moves_so_far, move)

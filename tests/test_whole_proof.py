@@ -1,0 +1,238 @@
+"""Whole-puzzle proofs (teach.go.proof): every legal move at every position a child can reach, judged once and
+stored; the "slow" verdict for a move that keeps the win but brings it no nearer; the store and its checks."""
+
+from __future__ import annotations
+
+import json
+import random
+import textwrap
+
+import pytest
+
+from teach.go.judge import Goal, Judge
+from teach.go.proof import ENGINE_VERSION, Proof, ProofError, ProvenJudge, position_key, prove, puzzle_key
+from teach.lessons import check, check_paths, proofstore
+from conftest import build_position
+
+# White A1 in the corner, shut in by black B2, C1 and A3: two liberties (A2, B1), and whichever White takes it
+# is left with one. Black can capture it even after passing once.
+CORNER = [
+    ".........",
+    ".........",
+    ".........",
+    ".........",
+    ".........",
+    ".........",
+    "X........",
+    ".X.......",
+    "O.X......",
+]
+
+# White F5 caught in a ladder (black to play F4 or G5), the white stone at H3 off its path.
+LADDER = [
+    ".........",
+    ".........",
+    ".........",
+    ".....X...",
+    "....XO...",
+    "......X..",
+    ".......O.",
+    ".........",
+    ".........",
+]
+
+
+def mirrored(rows: list[str]) -> list[str]:
+    return [r[::-1] for r in rows]
+
+
+def corner_judge() -> Judge:
+    return Judge(build_position(CORNER, "black"), Goal("capture", ("A1",)))
+
+
+def test_a_move_elsewhere_while_the_stone_is_caught_with_a_move_to_spare_is_slow_not_praised():
+    judge = corner_judge()
+    far = judge.judge([], "H8")
+    assert far.result == "slow" and far.reply is None
+    # inside the net, but taking no liberty from the stone: still no nearer
+    assert judge.judge([], "C2").result == "slow"
+
+
+def test_a_move_that_takes_a_liberty_goes_on_and_the_capture_ends_the_line():
+    judge = corner_judge()
+    first = judge.judge([], "A2")
+    assert first.result == "continue" and first.reply not in (None, "B1")  # B1 would be suicide for White
+    assert judge.judge(["A2", first.reply], "B1").result == "correct"
+
+
+def test_a_needed_move_is_followed_even_though_it_is_not_a_capture():
+    judge = Judge(build_position(LADDER, "black"), Goal("capture", ("F5",)))
+    first = judge.judge([], "F4")
+    assert first.result == "continue" and first.reply is not None
+    # a move elsewhere lets the stone run: it loses, it is not merely slow
+    assert judge.judge([], "J1").result == "wrong"
+
+
+def test_the_proof_holds_every_reachable_position_and_every_line_ends():
+    judge = corner_judge()
+    proof = prove(judge)
+    assert len(proof.positions) == 3  # the start, and after each of the two moves that take a liberty
+    for key, line in proof.lines.items():
+        game = judge._replay(line)
+        assert position_key(game) == key
+        stored = {m for *_, names in proof.positions[key] for m in names.split()}
+        assert stored == set(game.legal_moves())
+        for result, reason, reply, ko, names in proof.positions[key]:
+            assert result in ("correct", "wrong", "continue", "slow")
+            assert reason != "unknown"
+            if result == "continue":  # the position after the move and its reply is proven too
+                after = judge._replay(line + [names.split()[0], reply])
+                assert position_key(after) in proof.positions
+
+
+@pytest.mark.parametrize("rows,target", [(CORNER, "A1"), (mirrored(CORNER), "J1")])
+def test_a_stored_answer_equals_a_fresh_reading(rows, target):
+    start = build_position(rows, "black")
+    proof = Proof.from_json("k", json.loads(json.dumps(prove(Judge(start, Goal("capture", (target,)))).to_json())))
+    lines = prove(Judge(start, Goal("capture", (target,)))).lines
+    rng = random.Random(7)
+    for key, line in lines.items():
+        game = Judge(start, Goal("capture", (target,)))._replay(line)
+        for move in rng.sample(game.legal_moves(), 6):
+            fresh = Judge(start, Goal("capture", (target,))).judge(line, move)
+            assert proof.verdict(game, move) == fresh, (line, move)
+
+
+def test_a_white_stone_with_nothing_sensible_left_passes_and_the_child_carries_on():
+    # White A1 with one liberty (B1), which would be suicide to fill: after black's A2... White passes
+    rows = CORNER[:-2] + [".X.......", "O.X......"]
+    rows[-3] = "XX......."  # A3, B3 black: after A2, White has no move that helps, nor any that hurts
+    judge = Judge(build_position(rows, "black"), Goal("capture", ("A1",)))
+    first = judge.judge([], "A2")
+    assert first.result == "continue"
+    assert judge.judge(["A2", first.reply], "B1").result == "correct"
+
+
+def test_a_proven_judge_answers_from_the_proof_and_reads_what_it_does_not_hold():
+    judge = corner_judge()
+    proven = ProvenJudge(corner_judge(), prove(judge))
+    assert proven.judge([], "A2").result == "continue" and proven.looked_up == 1 and proven.read == 0
+    assert proven.judge([], "A1").result == "illegal" and proven.read == 1  # an occupied point: never proven
+
+
+def test_a_puzzle_key_changes_with_the_puzzle_and_with_the_engine():
+    a = build_position(CORNER, "black")
+    b = build_position(LADDER, "black")
+    assert puzzle_key(a, "capture", ("A1",)) == puzzle_key(build_position(CORNER, "black"), "capture", ("A1",))
+    assert puzzle_key(a, "capture", ("A1",)) != puzzle_key(b, "capture", ("D5",))
+    assert puzzle_key(a, "capture", ("A1",)) != puzzle_key(a, "capture", ("A1",), engine=ENGINE_VERSION + "x")
+
+
+LESSON = """\
+    id: NAME
+    topic: capture
+    order: ORDER
+    level: 1
+    size: 9
+    sticker:
+      id: NAME
+      picture: cat
+      name: {zh: 猫, en: Cat}
+    title: {zh: 捉, en: Catch}
+    intro: {zh: 来捉小老鼠, en: Catch the mouse}
+    recap: {zh: 捉到了, en: Caught}
+    steps:
+      - puzzle:
+          goal: capture
+          target: TARGET
+          to_play: black
+          text: {zh: 吃掉白子, en: Capture the white stone}
+          board: |
+    BOARD
+    """
+
+
+def write_lessons(tmp_path, puzzles: dict[str, tuple[list[str], str]]):
+    from teach.lessons.loader import DEFAULT_DIR
+
+    (tmp_path / "catalog.yaml").write_text((DEFAULT_DIR / "catalog.yaml").read_text(encoding="utf-8"),
+                                           encoding="utf-8")
+    for name, (rows, target) in puzzles.items():
+        board = "\n".join(" " * 8 + " ".join(r) for r in rows)
+        text = textwrap.dedent(LESSON).replace("NAME", name).replace("ORDER", str(90 + ord(name[-1]) % 10))
+        text = text.replace("TARGET", target).replace("BOARD", board.lstrip() and board)
+        (tmp_path / f"{name}.yaml").write_text(text, encoding="utf-8")
+
+
+def test_the_checker_proves_whole_and_a_changed_lesson_proves_again_only_its_own_puzzle(tmp_path):
+    write_lessons(tmp_path, {"proof-a": (CORNER, "A1"), "proof-b": (mirrored(CORNER), "J1")})
+    first = check_paths([tmp_path], workers=1, whole=True)
+    assert first.ok, [str(e) for e in first.errors]
+    assert first.proven == 2 and len(first.store.proofs) == 2
+    proofstore.write(first.store, first.store.path)
+    again = check_paths([tmp_path], workers=1, whole=True)
+    assert again.ok and again.proven == 0 and set(again.store.proofs) == set(first.store.proofs)
+    moved = CORNER[::-1]  # the same shape in the top corner: another puzzle
+    write_lessons(tmp_path, {"proof-b": (moved, "A9")})
+    changed = check_paths([tmp_path], workers=1, whole=True)
+    assert changed.ok and changed.proven == 1
+    kept = set(first.store.proofs) & set(changed.store.proofs)
+    assert len(kept) == 1 and first.store.where[kept.pop()][0] == "proof-a"
+
+
+def test_a_puzzle_that_cannot_be_proven_everywhere_is_an_error_naming_its_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(check, "WHOLE_PROOF_POSITIONS", 1)  # a budget the corner's lines go past
+    write_lessons(tmp_path, {"proof-b": (CORNER, "A1")})
+    report = check_paths([tmp_path], workers=1, whole=True)
+    assert not report.ok
+    error = next(e for e in report.errors if "whole puzzle" in e.message)
+    assert error.file.endswith("proof-b.yaml") and error.line > 0
+    assert "more than 1 positions" in error.message
+    assert " at A2 " in error.message or " at B1 " in error.message  # the line the proof could not follow
+
+
+def test_a_damaged_store_is_refused_with_its_reason(tmp_path):
+    path = tmp_path / proofstore.STORE_NAME
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(proofstore.StoreError, match="cannot read the proof store"):
+        proofstore.read(path)
+    assert proofstore.load(path).problem and not proofstore.load(path).proofs
+    path.write_text(json.dumps({"format": 1, "engine": "another", "puzzles": {"k": {}}}), encoding="utf-8")
+    assert proofstore.read(path).proofs == {}  # another reader's proofs: none of them holds here
+
+
+def test_the_checkout_s_proof_store_is_current():
+    """CI's guard: every lesson puzzle has a proof made by this engine (`teach lessons prove --check`)."""
+    from click.testing import CliRunner
+
+    from teach.lessons.cli import lessons_group
+
+    result = CliRunner().invoke(lessons_group, ["prove", "--check"])
+    assert result.exit_code == 0, result.output
+    assert "current" in result.output
+
+
+def test_a_proof_that_cannot_finish_names_where_it_stopped():
+    with pytest.raises(ProofError) as e:
+        prove(corner_judge(), max_positions=1)
+    assert e.value.line[:1] in (["A2"], ["B1"])
+
+
+def test_the_web_app_answers_lesson_moves_from_the_stored_proofs(tmp_path):
+    from teach.go.proof import ProvenJudge
+    from teach.web import content, create_app
+
+    write_lessons(tmp_path, {"proof-a": (CORNER, "A1")})
+    report = check_paths([tmp_path], workers=1, whole=True)
+    proofstore.write(report.store, report.store.path)
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": "sqlite://",
+                      "LESSONS_DIR": str(tmp_path), "REVIEW_RUNNER": False})
+    with app.app_context():
+        judge = content.judge_for("proof-a", 0)
+        assert isinstance(judge, ProvenJudge)
+        first = judge.judge([], "A2")
+        assert first.result == "continue"
+        assert judge.judge(["A2", first.reply], "B1").result == "correct"
+        assert judge.judge([], "H8").result == "slow"
+        assert judge.looked_up == 3 and judge.read == 0  # nothing read while a kid waits
+        assert content.prewarm() == 0  # a proven puzzle needs no solving at start-up
