@@ -71,6 +71,7 @@
       if (data.result === "signed-out") { signedOut(data); return; }
       if (data.result === "illegal" || data.result === "error") { say(data.message, false); beep(false); return; }
       if (data.result === "stale") { setRows(data.rows); attempt = data.attempt; ply = data.ply; say(data.message); return; }
+      if (data.result === "thinking" || data.result === "slow") { notAMove(data, point); return; }
       setRows(data.rows, point);
       clack();
       var after = function () {
@@ -84,6 +85,22 @@
       };
       if (data.reply_rows) { busy = true; setTimeout(function () { busy = false; after(); }, 650); } else after();
     }, function () { busy = false; moveLost(point); });
+  }
+  // "thinking" (the judge needs another go) and "slow" (it works, but there is a better move): no move of the line
+  // and no miss. The stone is shown, the words said, then the stone goes back and the child taps again.
+  function notAMove(data, point) {
+    busy = true;
+    setRows(data.rows, point);
+    clack();
+    say(data.message);
+    step.classList.add("thinking");
+    if (step.dataset.narrate === "1") speak(data.message);
+    setTimeout(function () {
+      setRows(data.back_rows, null, true);
+      step.classList.remove("thinking");
+      busy = false;
+      step.dispatchEvent(new CustomEvent("teach:verdict", {detail: data}));
+    }, 1200);
   }
   var retry = document.getElementById("retry");
   function reset() {
@@ -175,16 +192,25 @@
     if (step.dataset.narrate === "1" && voice) voice.whenAllowed(narrate);
   }
 
-  // ---------------------------------------------------------------- the grown-ups' settings (this device)
+  // ---------------------------------------------------------------- the grown-ups' settings (this kid's own)
+  // stored on the kid's account, so the next child on a shared tablet keeps theirs
   function grownUpSettings() {
-    function keep(name, on) { document.cookie = name + "=" + (on ? "1" : "0") + "; path=/; max-age=31536000; SameSite=Lax"; }
+    var panel = step.querySelector(".grown-ups");
     var narrateBox = document.getElementById("set-narrate"), coordBox = document.getElementById("set-coordinates");
+    function keep(name, box, then) {
+      var body = {}; body[name] = box.checked;
+      post(panel.dataset.settingsUrl, body).then(function (data) {
+        if (data.result !== "saved") throw new Error("not saved");
+        if (then) then();
+      }).catch(function () { box.checked = !box.checked; say(step.dataset.sayOffline, false); });
+    }
     if (narrateBox) narrateBox.addEventListener("change", function () {
-      keep("teach-narrate", narrateBox.checked); step.dataset.narrate = narrateBox.checked ? "1" : "0";
+      keep("narrate", narrateBox, null);
+      step.dataset.narrate = narrateBox.checked ? "1" : "0";
       if (narrateBox.checked) narrate(); else if (window.speechSynthesis) speechSynthesis.cancel();
     });
     if (coordBox) coordBox.addEventListener("change", function () {
-      keep("teach-coordinates", coordBox.checked); window.location.reload();  // the server draws the board
+      keep("coordinates", coordBox, function () { window.location.reload(); });  // the server draws the board
     });
   }
 

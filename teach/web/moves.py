@@ -69,6 +69,8 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
         return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
     if verdict.result == "illegal":
         return jsonify(result="illegal", reason=verdict.reason, message=messages.illegal(verdict.reason))
+    if verdict.reason == "unknown" or verdict.result == "slow":
+        return _not_a_move(start, played, point, attempt, "slow" if verdict.result == "slow" else "thinking")
     if attempt is None:
         attempt = Attempt(kid_id=current_user.id, lesson_id=key, step=step, moves=[], first_move=point)
         db.session.add(attempt)
@@ -97,6 +99,28 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
         body["ply"] = len(played) + 1 + (1 if verdict.reply else 0)
     db.session.commit()
     return jsonify(body)
+
+
+# Answers that are not a move of the line: the stone is shown, then taken back, and the child taps again.
+# Nothing is stored (no move, no miss): "thinking" is the judge running out of its budget, which a child must never
+# hear as the computer giving up, and "slow" is a move that keeps the win but brings it no nearer.
+NOT_A_MOVE = {
+    "thinking": lambda: _("Let me think about that… tap again."),
+    "slow": lambda: _("That works too, but there is a better move. Find it!"),
+}
+
+
+def _not_a_move(start: Game, played: list[str], point: str, attempt: Attempt | None, result: str):
+    game, _whole = replay(start, played)
+    back = game.board_rows()
+    try:
+        game.play(point)
+        shown = game.board_rows()
+    except (IllegalMove, ValueError):
+        shown = back
+    return jsonify(result=result, reason=None, reply=None, rows=shown, back_rows=back,
+                   attempt=attempt.id if attempt is not None else None, ply=len(played),
+                   message=NOT_A_MOVE[result]())
 
 
 def _on_board(game: Game, point) -> bool:
