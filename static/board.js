@@ -339,7 +339,7 @@
     }
     function zoomTo(pt) {
       var c = pt.querySelector("circle.stone"), cx = +c.getAttribute("cx"), cy = +c.getAttribute("cy");
-      function clamp(v) { return Math.max(0, Math.min(box[2] - span, v)); }
+      function clamp(v) { return Math.max(box[0], Math.min(box[0] + box[2] - span, v)); }
       board.setAttribute("viewBox", [clamp(cx - span / 2), clamp(cy - span / 2), span, span].join(" "));
       wrap.classList.add("zoomed");
       if (!whole) {
