@@ -122,8 +122,32 @@
       moveArrived();
       if (data.result === "signed-out") signedOut(data);
       else if (data.result === "correct") { say(data.message, true); beep(true); finish(data); }
-      else { say(data.message, false); beep(false); }
+      else { missed(data, body); }
     }, function () { busy = false; answerLost(body); });
+  }
+  // a wrong answer says what is wrong: the tapped points that are not right get a ✗ (and are no longer picked),
+  // a wrong answer button shakes; the words are said aloud where the step narrates
+  function missed(data, body) {
+    say(data.message, false); beep(false);
+    if (step.dataset.narrate === "1") speak(data.message);
+    board && board.querySelectorAll("g.pt.not-right").forEach(function (pt) { pt.classList.remove("not-right"); });
+    (data.not_right || []).forEach(function (name) {
+      var pt = board.querySelector('g.pt[data-point="' + name + '"]');
+      if (!pt) return;
+      pt.classList.remove("picked"); pt.classList.add("not-right");
+      if (!pt.querySelector(".not-right-mark")) {
+        var c = pt.querySelector("circle.stone"), x = +c.getAttribute("cx"), y = +c.getAttribute("cy");
+        var cross = document.createElementNS("http://www.w3.org/2000/svg", "path");
+        cross.setAttribute("class", "not-right-mark");
+        cross.setAttribute("d", "M" + (x - 9) + " " + (y - 9) + "L" + (x + 9) + " " + (y + 9) + "M" + (x + 9) + " " + (y - 9) + "L" + (x - 9) + " " + (y + 9));
+        pt.appendChild(cross);
+      }
+    });
+    var key = JSON.stringify(body);
+    step.querySelectorAll("button.answer").forEach(function (b) {
+      var wrong = JSON.stringify(JSON.parse(b.dataset.answer)) === key;
+      b.classList.toggle("not-right", wrong);
+    });
   }
   step.querySelectorAll("button.answer").forEach(function (b) {
     b.addEventListener("click", function () { answer(JSON.parse(b.dataset.answer)); });
@@ -141,7 +165,9 @@
     else if (kind === "quiz") {
       var ask = step.dataset.ask;
       if (ask === "atari") answer({points: [name]});
-      else if (ask === "liberties" || ask === "forbidden" || ask === "tap") pt.classList.toggle("picked");
+      else if (ask === "liberties" || ask === "forbidden" || ask === "tap") {
+        pt.classList.remove("not-right"); pt.classList.toggle("picked");
+      }
     }
   }
   if (board && board.classList.contains("playable")) {

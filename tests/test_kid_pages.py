@@ -240,3 +240,20 @@ def test_the_offline_helper_is_served_from_the_kids_folder_and_never_kept_stale(
         assert "caches" in response.get_data(as_text=True)
     with client.get("/static/manifest.webmanifest") as manifest:
         assert manifest.status_code == 200 and b'"start_url": "/kids"' in manifest.data
+
+
+# ---------------------------------------------------------------------- a wrong quiz answer says what is wrong
+@pytest.mark.parametrize("points, words, not_right", [
+    (["D5", "F5", "E4", "A1"], "Not quite: the point marked ✗ is not one of them.", ["A1"]),
+    (["D5", "A1", "B2"], "Not quite: the points marked ✗ are not among them.", ["A1", "B2"]),
+    (["D5", "F5"], "Almost! 1 more to find.", []),
+])
+def test_a_wrong_tap_quiz_answer_says_which_points_are_wrong_or_how_many_are_left(demo, client, points, words,
+                                                                                   not_right):
+    kid_login(client, demo)
+    client.post("/learn/web-first/0/next")
+    client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": None, "ply": 0})
+    answer = client.post("/learn/web-first/2/answer", json={"points": points}, headers=EN).get_json()
+    assert answer == {"result": "wrong", "message": words, "not_right": not_right}
+    zh = client.post("/learn/web-first/2/answer", json={"points": points}).get_json()
+    assert zh["message"] in ("还不对哦：打✗的点不是。", "快对了！还有1个没找到。")

@@ -17,7 +17,7 @@ from teach.web import classroom, content, daily, messages, milestones, puzzle_he
 from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.extensions import db
-from teach.web.moves import json_body, judge_move, new_milestones, quiz_answer, quiz_right, refused
+from teach.web.moves import json_body, judge_move, new_milestones, quiz_answer, quiz_missed, quiz_right, refused
 from teach.web.pictures import choice_pictures, glyph
 
 bp = Blueprint("kid", __name__, url_prefix="/learn")
@@ -313,7 +313,7 @@ def answer(lesson_id: str, step: int):
         body["milestones"] = new_milestones(milestones.Answer(quiz, lesson.id, bool(body.get("finished"))))
     else:
         progress.mistakes = (progress.mistakes or 0) + 1
-        body["message"] = messages.quiz_wrong(quiz.ask)
+        body = quiz_missed(quiz, data, g.lang)
     db.session.commit()
     return jsonify(body)
 

@@ -8,6 +8,7 @@ from flask import abort, g, jsonify, request, session
 from flask_login import current_user
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from teach.go import Game, IllegalMove
 from teach.go.coords import point_names
@@ -201,6 +202,25 @@ def quiz_right(quiz, answer: dict) -> bool:
     if ask == "count":
         return float(answer["number"]) == float(quiz.answer)
     return answer["choice"] == quiz.answer
+
+
+def quiz_missed(quiz, answer: dict, lang: str) -> dict:
+    """The answer to a wrong quiz answer: more than "have another look". A tap quiz says what is wrong with the
+    points tapped (the ones that are not right come back, for the board to mark; or how many are still to find);
+    any quiz adds its hint when it has one."""
+    body: dict = {"result": "wrong"}
+    words = messages.quiz_wrong(quiz.ask)
+    if quiz.ask in ("liberties", "forbidden", "tap"):
+        chosen, right = set(answer["points"]), set(quiz.answers)
+        body["not_right"] = sorted(chosen - right)
+        if body["not_right"]:
+            words = ngettext("Not quite: the point marked ✗ is not one of them.",
+                             "Not quite: the points marked ✗ are not among them.", len(body["not_right"]))
+        elif right - chosen:
+            words = ngettext("Almost! %(num)d more to find.", "Almost! %(num)d more to find.", len(right - chosen))
+    hint = quiz.hint.get(lang) if getattr(quiz, "hint", None) else None
+    body["message"] = f"{words} {hint}" if hint else words
+    return body
 
 
 def new_milestones(answer: milestones.Answer) -> list[dict]:
