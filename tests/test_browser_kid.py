@@ -439,3 +439,43 @@ def test_the_map_reads_out_the_rank_the_daily_goal_and_the_streak(server, browse
     assert page.locator("#daily-goal .goal-words").inner_text() in said
     assert "连续0天" in said
     context.close()
+
+
+@pytest.mark.parametrize("device, lang", [("phone", "zh"), ("tablet", "en")])
+def test_the_sign_in_screens_read_themselves_aloud(server, browser, demo, device, lang):
+    """A pre-reader hears each sign-in screen by itself: the code screen, the avatars (each name), the pictures."""
+    context, page = new_page(browser, device, lang=lang)
+    page.goto(server + "/kids")
+    if lang == "zh" and page.locator("html").get_attribute("lang") != "zh-Hans":
+        page.click(".lang-switch button")
+    page.wait_for_function("window.__spoken.length > 0")
+    assert page.locator("h1").inner_text().replace("🐱", "").strip() in " ".join(spoken(page))
+    page.fill("input[name=code]", "cat234")
+    page.click("button.big-button")
+    page.wait_for_url("**/kids/CAT234")
+    page.wait_for_function("window.__spoken.length > 0")
+    said = " ".join(spoken(page))
+    assert page.locator("h1").inner_text() in said and "明明" in said and "Lily" in said
+    page.click("a.avatar >> text=明明")
+    page.wait_for_function("window.__spoken.length > 0")
+    assert "明明" in " ".join(spoken(page))
+    shot(page, f"pictures-{device}-{lang}")
+    context.close()
+
+
+@pytest.mark.parametrize("device", list(SIZES))
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_every_kid_page_has_44_px_targets_and_no_sideways_scroll(server, browser, demo, device, lang):
+    """The rest of the journey, page by page: practice (a set and its summary), the sticker book, the placement
+    test, the play room's door; each is looked at in its screenshot."""
+    context, page = new_page(browser, device, lang=lang)
+    sign_in(page, server, demo, lang=lang)
+    for name, path in (("practice", "/practice/"), ("practice-step", "/practice/escape/1/7/0"),
+                       ("practice-summary", "/practice/escape/1/7/done"), ("stickers", "/learn/stickers"),
+                       ("placement", "/placement/"), ("play-start", "/play/")):
+        page.goto(server + path)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), name
+        assert too_small(page, "header a, header button, header summary, main a, main button, main summary, "
+                               "main label.pick") == [], name
+        shot(page, f"journey-{name}-{device}-{lang}")
+    context.close()

@@ -48,7 +48,10 @@ def _small_int(value, low: int, high: int) -> bool:
 def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=None):
     """The move contract of every puzzle page (lessons and practice): judge the kid's move in the line on record,
     store it in the attempt under ``key``/``step``, and answer with both boards and the kid-language message.
-    ``solved()`` returns what the page needs next; ``failed()`` notes a mistake."""
+    ``solved()`` returns what the page needs next; ``failed()`` notes a mistake. A move the judge could not finish
+    reading (``thinking``) or one that keeps the win without bringing it nearer (``slow``) is no move of the line:
+    nothing is stored and no mistake noted; the answer carries the board with the stone (``rows``) and without it
+    (``back_rows``), and the page takes the stone back."""
     if not data.keys() <= MOVE_FIELDS or not (data.get("attempt") is None or _small_int(data["attempt"], 1, ID_MAX)) \
             or not (data.get("ply") is None or _small_int(data["ply"], 0, MAX_PLY)):
         return refused()
