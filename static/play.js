@@ -224,6 +224,7 @@
       if (data.result === "signed-out") { signedOut(data); return; }
       if (data.result !== "ok") { say(data.message, false); if (data.reload || data.result === "stale") update(data); return; }
       wrap.innerHTML = data.board;
+      window.TeachStones.fit(board());  // the new board, drawn edge to edge like the first
       document.getElementById("points").textContent = data.points;
       document.getElementById("referee").textContent = data.referee;
       document.getElementById("kid-line").textContent = data.kid_line;
