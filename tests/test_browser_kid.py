@@ -479,3 +479,37 @@ def test_every_kid_page_has_44_px_targets_and_no_sideways_scroll(server, browser
                                "main label.pick") == [], name
         shot(page, f"journey-{name}-{device}-{lang}")
     context.close()
+
+
+def long_press(page, selector: str) -> None:
+    """Hold a finger on it past the long-press time (the hold itself is what is tested, so it is waited out)."""
+    box = page.locator(selector).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_function("window.__spoken.length > 0", timeout=3000)
+    page.mouse.up()
+
+
+@pytest.mark.parametrize("device, lang", [("phone", "zh"), ("tablet", "en")])
+def test_a_long_press_says_what_a_button_is_and_does_not_press_it(server, browser, demo, device, lang):
+    context, page = new_page(browser, device, lang=lang)
+    sign_in(page, server, demo, lang=lang)
+    open_puzzle(page, server)
+    page.evaluate("window.__spoken = []")
+    long_press(page, "#hint")
+    assert spoken(page) == [page.locator("#hint").get_attribute("data-say")]
+    page.wait_for_timeout(300)  # a click would have asked for the hint by now
+    assert page.locator("#feedback").inner_text() == ""
+    # and on a game's page: "pass" is said, not played
+    page.goto(server + "/play/")
+    page.click("#start")
+    page.wait_for_selector("#play-game")
+    page.wait_for_load_state("load")
+    page.wait_for_function("window.__spoken.length > 0")  # the game said itself first
+    ply = page.locator("#play-game").get_attribute("data-ply")
+    page.evaluate("window.__spoken = []")
+    long_press(page, "#pass")
+    assert page.locator("#pass").get_attribute("data-say") in spoken(page)
+    page.wait_for_timeout(300)
+    assert page.locator("#play-game").get_attribute("data-ply") == ply
+    context.close()
