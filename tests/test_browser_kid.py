@@ -93,7 +93,7 @@ def test_narration_starts_by_itself_on_a_first_level_step_and_follows_the_settin
     context, page = new_page(browser, device)
     sign_in(page, server, demo)
     page.goto(server + "/learn/web-first/0")
-    page.wait_for_function("window.__spoken.length > 0")
+    page.wait_for_function("() => window.__spoken.length > 0")
     said = " ".join(spoken(page))
     assert "The little mouse is out stealing food!" in said and "This mouse has four roads." in said
     shot(page, f"narration-{device}")
@@ -352,7 +352,7 @@ def test_the_lesson_s_pages_are_kept_for_a_wi_fi_gap(server, browser, demo):
         const kept = await (await caches.open('teach-static-v1')).match('/learn/sw-owner');
         return kept !== undefined && (await kept.text()) === owner; }""", arg=owner, timeout=15000)
     page.reload()  # now the helper looks after the page, and keeps it
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=15000)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=15000)
     # ... and the page and every file it loads are in its caches
     page.wait_for_function("""async () => {
         const pages = await caches.open('teach-pages-v1'), statics = await caches.open('teach-static-v1');
@@ -401,7 +401,7 @@ def test_the_celebration_sound_plays_unless_the_child_muted_it(server, browser, 
     if muted:
         assert page.evaluate("window.__notes") == 0
     else:  # the stone's clack and the little fanfare
-        page.wait_for_function("window.__notes >= 3", timeout=5000)
+        page.wait_for_function("() => window.__notes >= 3", timeout=5000)
     context.close()
 
 
@@ -448,16 +448,16 @@ def test_the_sign_in_screens_read_themselves_aloud(server, browser, demo, device
     page.goto(server + "/kids")
     if lang == "zh" and page.locator("html").get_attribute("lang") != "zh-Hans":
         page.click(".lang-switch button")
-    page.wait_for_function("window.__spoken.length > 0")
+    page.wait_for_function("() => window.__spoken.length > 0")
     assert page.locator("h1").inner_text().replace("🐱", "").strip() in " ".join(spoken(page))
     page.fill("input[name=code]", "cat234")
     page.click("button.big-button")
     page.wait_for_url("**/kids/CAT234")
-    page.wait_for_function("window.__spoken.length > 0")
+    page.wait_for_function("() => window.__spoken.length > 0")
     said = " ".join(spoken(page))
     assert page.locator("h1").inner_text() in said and "明明" in said and "Lily" in said
     page.click("a.avatar >> text=明明")
-    page.wait_for_function("window.__spoken.length > 0")
+    page.wait_for_function("() => window.__spoken.length > 0")
     assert "明明" in " ".join(spoken(page))
     shot(page, f"pictures-{device}-{lang}")
     context.close()
@@ -486,7 +486,7 @@ def long_press(page, selector: str) -> None:
     box = page.locator(selector).bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
-    page.wait_for_function("window.__spoken.length > 0", timeout=3000)
+    page.wait_for_function("() => window.__spoken.length > 0", timeout=3000)
     page.mouse.up()
 
 
@@ -505,7 +505,7 @@ def test_a_long_press_says_what_a_button_is_and_does_not_press_it(server, browse
     page.click("#start")
     page.wait_for_selector("#play-game")
     page.wait_for_load_state("load")
-    page.wait_for_function("window.__spoken.length > 0")  # the game said itself first
+    page.wait_for_function("() => window.__spoken.length > 0")  # the game said itself first
     ply = page.locator("#play-game").get_attribute("data-ply")
     page.evaluate("window.__spoken = []")
     long_press(page, "#pass")
