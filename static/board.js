@@ -71,6 +71,7 @@
       if (data.result === "signed-out") { signedOut(data); return; }
       if (data.result === "illegal" || data.result === "error") { say(data.message, false); beep(false); return; }
       if (data.result === "stale") { setRows(data.rows); attempt = data.attempt; ply = data.ply; say(data.message); return; }
+      if (data.result === "thinking" || data.result === "slow") { notAMove(data, point); return; }
       setRows(data.rows, point);
       clack();
       var after = function () {
@@ -84,6 +85,22 @@
       };
       if (data.reply_rows) { busy = true; setTimeout(function () { busy = false; after(); }, 650); } else after();
     }, function () { busy = false; moveLost(point); });
+  }
+  // "thinking" (the judge needs another go) and "slow" (it works, but there is a better move): no move of the line
+  // and no miss. The stone is shown, the words said, then the stone goes back and the child taps again.
+  function notAMove(data, point) {
+    busy = true;
+    setRows(data.rows, point);
+    clack();
+    say(data.message);
+    step.classList.add("thinking");
+    if (step.dataset.narrate === "1") speak(data.message);
+    setTimeout(function () {
+      setRows(data.back_rows, null, true);
+      step.classList.remove("thinking");
+      busy = false;
+      step.dispatchEvent(new CustomEvent("teach:verdict", {detail: data}));
+    }, 1200);
   }
   var retry = document.getElementById("retry");
   function reset() {
@@ -105,8 +122,32 @@
       moveArrived();
       if (data.result === "signed-out") signedOut(data);
       else if (data.result === "correct") { say(data.message, true); beep(true); finish(data); }
-      else { say(data.message, false); beep(false); }
+      else { missed(data, body); }
     }, function () { busy = false; answerLost(body); });
+  }
+  // a wrong answer says what is wrong: the tapped points that are not right get a ✗ (and are no longer picked),
+  // a wrong answer button shakes; the words are said aloud where the step narrates
+  function missed(data, body) {
+    say(data.message, false); beep(false);
+    if (step.dataset.narrate === "1") speak(data.message);
+    board && board.querySelectorAll("g.pt.not-right").forEach(function (pt) { pt.classList.remove("not-right"); });
+    (data.not_right || []).forEach(function (name) {
+      var pt = board.querySelector('g.pt[data-point="' + name + '"]');
+      if (!pt) return;
+      pt.classList.remove("picked"); pt.classList.add("not-right");
+      if (!pt.querySelector(".not-right-mark")) {
+        var c = pt.querySelector("circle.stone"), x = +c.getAttribute("cx"), y = +c.getAttribute("cy");
+        var cross = document.createElementNS("http://www.w3.org/2000/svg", "path");
+        cross.setAttribute("class", "not-right-mark");
+        cross.setAttribute("d", "M" + (x - 9) + " " + (y - 9) + "L" + (x + 9) + " " + (y + 9) + "M" + (x + 9) + " " + (y - 9) + "L" + (x - 9) + " " + (y + 9));
+        pt.appendChild(cross);
+      }
+    });
+    var key = JSON.stringify(body);
+    step.querySelectorAll("button.answer").forEach(function (b) {
+      var wrong = JSON.stringify(JSON.parse(b.dataset.answer)) === key;
+      b.classList.toggle("not-right", wrong);
+    });
   }
   step.querySelectorAll("button.answer").forEach(function (b) {
     b.addEventListener("click", function () { answer(JSON.parse(b.dataset.answer)); });
@@ -124,7 +165,9 @@
     else if (kind === "quiz") {
       var ask = step.dataset.ask;
       if (ask === "atari") answer({points: [name]});
-      else if (ask === "liberties" || ask === "forbidden" || ask === "tap") pt.classList.toggle("picked");
+      else if (ask === "liberties" || ask === "forbidden" || ask === "tap") {
+        pt.classList.remove("not-right"); pt.classList.toggle("picked");
+      }
     }
   }
   if (board && board.classList.contains("playable")) {
@@ -175,16 +218,25 @@
     if (step.dataset.narrate === "1" && voice) voice.whenAllowed(narrate);
   }
 
-  // ---------------------------------------------------------------- the grown-ups' settings (this device)
+  // ---------------------------------------------------------------- the grown-ups' settings (this kid's own)
+  // stored on the kid's account, so the next child on a shared tablet keeps theirs
   function grownUpSettings() {
-    function keep(name, on) { document.cookie = name + "=" + (on ? "1" : "0") + "; path=/; max-age=31536000; SameSite=Lax"; }
+    var panel = step.querySelector(".grown-ups");
     var narrateBox = document.getElementById("set-narrate"), coordBox = document.getElementById("set-coordinates");
+    function keep(name, box, then) {
+      var body = {}; body[name] = box.checked;
+      post(panel.dataset.settingsUrl, body).then(function (data) {
+        if (data.result !== "saved") throw new Error("not saved");
+        if (then) then();
+      }).catch(function () { box.checked = !box.checked; say(step.dataset.sayOffline, false); });
+    }
     if (narrateBox) narrateBox.addEventListener("change", function () {
-      keep("teach-narrate", narrateBox.checked); step.dataset.narrate = narrateBox.checked ? "1" : "0";
+      keep("narrate", narrateBox, null);
+      step.dataset.narrate = narrateBox.checked ? "1" : "0";
       if (narrateBox.checked) narrate(); else if (window.speechSynthesis) speechSynthesis.cancel();
     });
     if (coordBox) coordBox.addEventListener("change", function () {
-      keep("teach-coordinates", coordBox.checked); window.location.reload();  // the server draws the board
+      keep("coordinates", coordBox, function () { window.location.reload(); });  // the server draws the board
     });
   }
 
@@ -313,7 +365,7 @@
     }
     function zoomTo(pt) {
       var c = pt.querySelector("circle.stone"), cx = +c.getAttribute("cx"), cy = +c.getAttribute("cy");
-      function clamp(v) { return Math.max(0, Math.min(box[2] - span, v)); }
+      function clamp(v) { return Math.max(box[0], Math.min(box[0] + box[2] - span, v)); }
       board.setAttribute("viewBox", [clamp(cx - span / 2), clamp(cy - span / 2), span, span].join(" "));
       wrap.classList.add("zoomed");
       if (!whole) {

@@ -1,6 +1,6 @@
 // Help that never leaves a child stuck (teach/web/puzzle_help.py): after two misses the board hints (the stones
 // in question pulse, their liberties light up); after three, "show me" plays the judge's answer move by move, then
-// the board starts again and the child plays it. An answer the judge could not work out is "let's try another".
+// the board starts again and the child plays it. A line the judge could not work out is "let's try another".
 (function () {
   "use strict";
   var step = document.getElementById("step");
@@ -35,12 +35,7 @@
   step.addEventListener("teach:verdict", function (e) {
     var data = e.detail;
     if (data.result === "correct") { showMe.hidden = true; return; }  // solved: the way on is "next"
-    if (data.result !== "wrong") return;
-    if (data.reason === "unknown") {  // never "too hard for me": start again, and it is no miss
-      api.say(words.unknown);
-      setTimeout(api.reset, 1400);
-      return;
-    }
+    if (data.result !== "wrong") return;  // "thinking" and "slow" are no miss (board.js takes the stone back)
     boardHint();  // the server counts the misses (on any device, after a reload too) and says what help is due
   });
 

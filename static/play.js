@@ -20,13 +20,20 @@
       o.connect(g); g.connect(audio.destination); o.start(); o.stop(audio.currentTime + 0.3);
     } catch (e) { /* no sound on this device */ }
   }
-  function speak(text) {
-    if (muted || !window.speechSynthesis || !text) return;
-    speechSynthesis.cancel();
-    var u = new SpeechSynthesisUtterance(text);
-    u.lang = lang === "zh" ? "zh-CN" : "en-US";
-    u.rate = 0.9;
-    speechSynthesis.speak(u);
+  // read-aloud as on the lesson pages (voice.js): by itself when the kid's setting says so (whose turn, the
+  // result, what a tapped choice is), and always when 🔊 is tapped: the page's words, then each button to find
+  var voice = window.TeachVoice;
+  function narrating() { return root.dataset.narrate === "1"; }
+  function speak(text) { if (voice && narrating() && text) voice.speak(text); }
+  function readPage() {
+    if (!voice) return;
+    var items = [];
+    root.querySelectorAll(".speak, [data-say]").forEach(function (el) {
+      if (el.closest("[hidden]") || el.closest("details")) return;
+      var text = el.dataset.say || el.textContent.replace(/\s+/g, " ").trim();
+      if (text) items.push({text: text, el: el.dataset.say ? el : null});
+    });
+    voice.speakAll(items);
   }
   var muteButton = document.getElementById("mute");
   function showMute() { muteButton.textContent = muted ? "🔕" : "🔔"; muteButton.setAttribute("aria-pressed", muted); }
@@ -37,13 +44,31 @@
     });
   }
   var readAloud = document.getElementById("read-aloud");
-  if (readAloud) readAloud.addEventListener("click", function () {
-    var parts = [];
-    root.querySelectorAll(".speak").forEach(function (el) {
-      if (!el.closest("[hidden]") && el.textContent.trim()) parts.push(el.textContent.trim());
+  if (readAloud) readAloud.addEventListener("click", readPage);
+  if (root.id === "play-game" && narrating() && voice) voice.whenAllowed(readPage);
+  grownUpSettings();
+
+  // the grown-ups' panel: the kid's own settings (kept on the account, as on the lesson page)
+  function grownUpSettings() {
+    var panel = root.querySelector(".grown-ups");
+    if (!panel) return;
+    function keep(name, box, then) {
+      var body = {}; body[name] = box.checked;
+      window.TeachStones.post(panel.dataset.settingsUrl, body).then(function (data) {
+        if (data.result !== "saved") throw new Error("not saved");
+        if (then) then();
+      }).catch(function () { box.checked = !box.checked; });
+    }
+    var narrateBox = document.getElementById("set-narrate"), coordBox = document.getElementById("set-coordinates");
+    if (narrateBox) narrateBox.addEventListener("change", function () {
+      keep("narrate", narrateBox, null);
+      root.dataset.narrate = narrateBox.checked ? "1" : "0";
+      if (narrateBox.checked) readPage(); else if (window.speechSynthesis) speechSynthesis.cancel();
     });
-    var wasMuted = muted; muted = false; speak(parts.join(" ")); muted = wasMuted;
-  });
+    if (coordBox) coordBox.addEventListener("change", function () {
+      keep("coordinates", coordBox, function () { window.location.reload(); });
+    });
+  }
 
   if (root.id === "play-start") { startPage(); return; }
 
@@ -146,7 +171,7 @@
     var panel = document.getElementById("count-panel");
     if (panel) panel.hidden = true;  // the banner says it all now
     beep(b.mood !== "lose");
-    speak(b.title + " " + b.reason);
+    speak([b.title, b.reason].filter(Boolean).join(" "));
     banner.scrollIntoView({behavior: "smooth", block: "center"});
   }
   function update(data) {
@@ -176,13 +201,14 @@
       setTimeout(function () {
         setRows(data.rows, data.reply === "pass" ? null : data.reply);
         busy = false; update(data);
+        if (data.state === "playing") speak([data.message, data.turn].filter(Boolean).join(" "));
       }, 700);
       if (thinking && data.thinking) thinking.textContent = data.thinking;
       document.getElementById("turn-stone").className = "turn-stone " + (data.side === "black" ? "white" : "black");
     } else {
       busy = false; update(data);
       // two players on one tablet: say whose turn it is now, for a child who cannot read yet
-      if (root.dataset.computer === "0" && data.state === "playing") speak(data.turn);
+      if (data.state === "playing") speak([data.message, data.turn].filter(Boolean).join(" "));
     }
   }
   function move(point) {
@@ -198,6 +224,7 @@
       if (data.result === "signed-out") { signedOut(data); return; }
       if (data.result !== "ok") { say(data.message, false); if (data.reload || data.result === "stale") update(data); return; }
       wrap.innerHTML = data.board;
+      window.TeachStones.fit(board());  // the new board, drawn edge to edge like the first
       document.getElementById("points").textContent = data.points;
       document.getElementById("referee").textContent = data.referee;
       document.getElementById("kid-line").textContent = data.kid_line;

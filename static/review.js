@@ -59,6 +59,11 @@
       if (data.result === "signed-out") { say(data.message, false); setTimeout(function () { window.location = data.login; }, 2000); return; }
       if (data.result === "illegal" || data.result === "error") { say(data.message, false); return; }
       if (data.result === "stale") { setRows(data.rows); attempt = data.attempt; ply = data.ply; say(data.message); return; }
+      if (data.result === "thinking" || data.result === "slow") {  // no move of the line: shown, then taken back
+        setRows(data.rows, point); say(data.message); busy = true;
+        setTimeout(function () { setRows(data.back_rows, null, true); busy = false; }, 1200);
+        return;
+      }
       setRows(data.rows, point);
       glow([]);
       var after = function () {

@@ -32,7 +32,10 @@ function forOwner(owner) {
   return caches.open(STATIC).then(function (cache) {
     return cache.match(OWNER).then(function (kept) { return kept ? kept.text() : null; }).then(function (was) {
       if (was === owner) return;
-      return caches.delete(PAGES).then(function () { return cache.put(OWNER, new Response(owner)); });
+      // no owner yet (a helper just installed): the pages kept so far are this child's, kept before the page
+      // could say whose they are; another child's are forgotten
+      var forget = was === null ? Promise.resolve() : caches.delete(PAGES);
+      return forget.then(function () { return cache.put(OWNER, new Response(owner)); });
     });
   });
 }

@@ -65,6 +65,10 @@ class User(UserMixin, db.Model):
     archived: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     session_secret: Mapped[str] = mapped_column(sa.String(32), default=new_session_secret)
+    # a kid's lesson player, chosen by a grown-up for this kid (a classroom tablet is shared by many kids);
+    # None: not chosen, the lesson's level decides (read aloud, no coordinates for the first levels)
+    narrate: Mapped[bool | None]
+    coordinates: Mapped[bool | None]
 
     memberships: Mapped[list[Membership]] = relationship(back_populates="user", cascade="all, delete-orphan")
 

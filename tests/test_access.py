@@ -75,6 +75,7 @@ EXPECT = {
     ("kid.hint", "POST"): (PUZZLE, {"json": {}}, kids_only(200, anonymous=401)),
     ("kid.answer", "POST"): ({"lesson_id": "web-first", "step": 2}, {"json": {"points": ["D5"]}},
                              kids_only(200, anonymous=401)),
+    ("kid.settings", "POST"): ({}, {"json": {"narrate": False}}, kids_only(200, anonymous=401)),
     ("kid.next_step", "POST"): ({"lesson_id": "web-first", "step": 0}, None, kids_only(302)),
     ("practice.choose", "GET"): ({}, None, kids_only(200)),
     ("practice.start", "GET"): ({"drill": "escape", "level": 1}, None, kids_only(302)),  # capture: its lesson first

@@ -62,7 +62,7 @@ def goal(page) -> dict:
     return {k: box.get_attribute(f"data-{k}") for k in ("puzzles", "streak", "kyu", "met")}
 
 
-@pytest.mark.parametrize("device, lang", [("tablet", "zh"), ("phone", "en")])
+@pytest.mark.parametrize("device, lang", [("tablet", "zh"), ("phone", "en"), ("tablet", "en"), ("phone", "zh")])
 def test_after_three_misses_show_me_plays_the_solution_and_the_goal_advances(server, browser, demo, device, lang):
     context, page = signed_in(browser, server, demo, device, lang)
     assert goal(page) == {"puzzles": "0", "streak": "0", "kyu": "25", "met": "no"}

@@ -166,3 +166,72 @@ def test_a_handicap_game_on_the_bigger_board_starts_with_the_computer_s_move(ser
     no_sideways_scroll(page)
     shot(page, f"handicap-{device}-{lang}")
     context.close()
+
+
+READ_ALOUD_SIZES = {"tablet": {"width": 820, "height": 1180}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.mark.parametrize("device, lang", [("tablet", "en"), ("phone", "zh"), ("phone", "en"), ("tablet", "zh")])
+def test_a_game_against_the_computer_is_read_aloud_and_its_points_are_44_px_apart(server, browser, demo, device,
+                                                                                   lang):
+    from test_browser_kid import STUB_VOICE, WITH_VOICES
+
+    context = browser.new_context(viewport=READ_ALOUD_SIZES[device], locale=LOCALES[lang], has_touch=True)
+    context.add_init_script(STUB_VOICE % WITH_VOICES)
+    page = context.new_page()
+    with demo.app_context():
+        kid_id = db.session.scalar(sa.select(User.id).where(User.name == "明明"))
+    page.goto(f"{server}/kids/CAT234/{kid_id}")
+    for picture in ("cat", "fish", "moon"):
+        page.click(f"button[data-picture={picture}]")
+    page.wait_for_url("**/learn/")
+    page.goto(server + "/play/")
+    page.click("fieldset[data-kind=capture] label.pick:has(input[name=size][value='9'])")
+    page.click("#start")
+    page.wait_for_selector("#play-game")
+
+    # the game starts by saying itself: what game, whose turn, and the buttons to find, each lit up as it is said
+    turn = page.locator("#turn-text").inner_text()
+    pass_words, resign_words = page.locator("#pass").get_attribute("data-say"), page.locator("#resign").get_attribute("data-say")
+    page.wait_for_function("w => window.__spoken.includes(w)", arg=resign_words)
+    said = page.evaluate("window.__spoken")
+    assert turn in said and pass_words in said and page.locator(".game-title").inner_text() in said
+    # a 9x9 game board: every point 44 px apart, no letters round it for a child who has not chosen them
+    cells = page.evaluate("""() => [...document.querySelectorAll('svg.board g.pt rect.hit')]
+        .map(r => r.getBoundingClientRect()).map(r => Math.min(r.width, r.height))""")
+    assert len(cells) == 81 and min(cells) >= 44, min(cells)
+    assert page.locator("svg.board text.coord").count() == 0
+    no_sideways_scroll(page)
+    shot(page, f"read-aloud-{device}-{lang}")
+
+    # a move, the computer's reply, and then whose turn it is, said again
+    page.evaluate("window.__spoken = []")
+    game_id = game_id_of(page)
+    with demo.app_context():
+        point = _kid_move(game_of(db.session.get(PlayedGame, game_id)))
+    move_and_wait(page, "tablet", point)
+    page.wait_for_function("t => window.__spoken.some(s => s.includes(t))", arg=turn)
+
+    # resigning: the question is said, and then the result
+    page.click("#resign")
+    page.wait_for_function("() => window.__spoken.length > 0 && document.querySelector('#resign-confirm').hidden === false")
+    assert page.locator("#resign-confirm .speak").inner_text() in page.evaluate("window.__spoken")
+    page.click("#resign-yes")
+    page.locator("#banner").wait_for(state="visible")
+    title = page.locator("#banner-title").inner_text()
+    page.wait_for_function("t => window.__spoken.some(s => s.includes(t))", arg=title)
+
+    # the grown-ups turn narration off for this kid: the next page says nothing until 🔊 is tapped
+    page.click(".grown-ups summary")
+    with page.expect_response("**/learn/settings"):
+        page.uncheck("#set-narrate")
+    page.evaluate("window.__spoken = []")
+    page.reload()
+    page.wait_for_selector("#banner:not([hidden])")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__spoken") == []
+    page.click("#read-aloud")
+    assert title in page.evaluate("window.__spoken")
+    with demo.app_context():
+        assert db.session.get(User, kid_id).narrate is False
+    context.close()

@@ -112,15 +112,89 @@ def test_a_first_level_step_narrates_by_itself_and_shows_no_coordinates(demo, cl
     assert 'data-narrate="1"' in page and 'class="coord"' not in page
 
 
-def test_the_grown_ups_settings_on_this_device_win_over_the_level(demo, client):
+def test_the_grown_ups_settings_are_the_kid_s_own_not_the_tablet_s(demo, client):
     kid_login(client, demo)
     _open_puzzle(client)
-    client.set_cookie("teach-narrate", "0")
-    client.set_cookie("teach-coordinates", "1")
+    assert client.post("/learn/settings", json={"narrate": False}).get_json()["result"] == "saved"
+    assert client.post("/learn/settings", json={"coordinates": True}).status_code == 200
     page = client.get("/learn/web-first/1").get_data(as_text=True)
     assert 'data-narrate="0"' in page and page.count('class="coord"') == 4 * 9
-    client.set_cookie("teach-coordinates", "<script>")  # anything else is no choice: the level decides
-    assert 'class="coord"' not in client.get("/learn/web-first/1").get_data(as_text=True)
+    client.set_cookie("teach-coordinates", "0")  # what the tablet once kept decides nothing any more
+    assert client.get("/learn/web-first/1").get_data(as_text=True).count('class="coord"') == 4 * 9
+
+    # the next child on the same tablet (same cookies) has the level's settings: read aloud, no coordinates
+    client.post("/logout")
+    kid_login(client, demo, name="小红", pictures=("flower", "tree", "cat"))
+    page = _open_puzzle(client)
+    assert 'data-narrate="1"' in page and 'class="coord"' not in page
+
+    # and the first child's choice is still theirs; null hands it back to the level
+    client.post("/logout")
+    kid_login(client, demo)
+    assert 'data-narrate="0"' in client.get("/learn/web-first/1").get_data(as_text=True)
+    assert client.post("/learn/settings", json={"narrate": None, "coordinates": None}).status_code == 200
+    page = client.get("/learn/web-first/1").get_data(as_text=True)
+    assert 'data-narrate="1"' in page and 'class="coord"' not in page
+
+
+@pytest.mark.parametrize("body", [{}, {"narrate": "yes"}, {"narrate": 1}, {"volume": True}, [True],
+                                  {"narrate": True, "name": "x"}])
+def test_a_settings_body_that_is_no_setting_is_refused_and_changes_nothing(demo, client, body):
+    kid_id = kid_login(client, demo)
+    answer = client.post("/learn/settings", json=body)
+    assert answer.status_code == 400 and answer.get_json()["message"]
+    with demo.app_context():
+        kid = db.session.get(User, kid_id)
+        assert kid.narrate is None and kid.coordinates is None
+
+
+# ---------------------------------------------------------------------- the judge needs another go
+@pytest.fixture
+def judge_out_of_budget(demo):
+    """The first lesson's puzzle judged by a real judge with a tiny reading budget, so that every move that does
+    not capture at once runs out of it (the budget a busy server could leave)."""
+    from teach.go.judge import Judge
+    from teach.go.reading import Limits
+    from teach.web import content
+
+    with demo.app_context():
+        puzzle = content.catalog().lessons["web-first"].steps[1]
+        content._judge.cache_clear()
+        puzzle.__dict__["_judge"] = Judge(puzzle.start(), puzzle.goal_object(), Limits(nodes=1))
+    yield puzzle
+    puzzle.__dict__.pop("_judge", None)
+    content._judge.cache_clear()
+
+
+@pytest.mark.parametrize("lang, words", [("en", "Let me think about that… tap again."),
+                                         ("zh", "让我想一想……再下一次试试")])
+def test_a_move_the_judge_cannot_finish_reading_is_no_miss_and_nothing_is_stored(
+        demo, client, judge_out_of_budget, lang, words):
+    from teach.models import Attempt, LessonProgress
+
+    assert judge_out_of_budget.judge().judge([], "A1").reason == "unknown"  # it really runs out
+    kid_id = kid_login(client, demo)
+    client.post("/learn/web-first/0/next")
+    start = client.get("/learn/web-first/1")
+    answer = client.post("/learn/web-first/1/move", json={"move": "A1", "attempt": None, "ply": 0},
+                         headers={"Accept-Language": lang}).get_json()
+    assert answer["result"] == "thinking" and answer["message"] == words
+    assert "老师算不清" not in answer["message"] and "too hard" not in answer["message"]
+    assert answer["rows"][-1][0] == "X"  # the stone the child tapped, to show
+    assert answer["back_rows"] == judge_out_of_budget.start().board_rows()  # then taken back
+    assert answer["attempt"] is None and answer["ply"] == 0
+    with demo.app_context():
+        assert db.session.scalars(sa.select(Attempt).where(Attempt.kid_id == kid_id)).all() == []
+        progress = db.session.scalar(sa.select(LessonProgress).where(LessonProgress.kid_id == kid_id))
+        assert (progress.mistakes or 0) == 0
+    # the board hint counts no miss either, and the child taps again: the right move is still right
+    assert client.post("/learn/web-first/1/board-hint", json={}).get_json().get("show_me") is not True
+    again = client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": None, "ply": 0}).get_json()
+    assert again["result"] == "correct"
+    with demo.app_context():
+        kept = db.session.scalars(sa.select(Attempt).where(Attempt.kid_id == kid_id)).all()
+        assert [(a.result, [m["move"] for m in a.moves]) for a in kept] == [("solved", ["E4"])]
+    assert start.status_code == 200
 
 
 # ---------------------------------------------------------------------- a classroom tablet
@@ -166,3 +240,20 @@ def test_the_offline_helper_is_served_from_the_kids_folder_and_never_kept_stale(
         assert "caches" in response.get_data(as_text=True)
     with client.get("/static/manifest.webmanifest") as manifest:
         assert manifest.status_code == 200 and b'"start_url": "/kids"' in manifest.data
+
+
+# ---------------------------------------------------------------------- a wrong quiz answer says what is wrong
+@pytest.mark.parametrize("points, words, not_right", [
+    (["D5", "F5", "E4", "A1"], "Not quite: the point marked ✗ is not one of them.", ["A1"]),
+    (["D5", "A1", "B2"], "Not quite: the points marked ✗ are not among them.", ["A1", "B2"]),
+    (["D5", "F5"], "Almost! 1 more to find.", []),
+])
+def test_a_wrong_tap_quiz_answer_says_which_points_are_wrong_or_how_many_are_left(demo, client, points, words,
+                                                                                   not_right):
+    kid_login(client, demo)
+    client.post("/learn/web-first/0/next")
+    client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": None, "ply": 0})
+    answer = client.post("/learn/web-first/2/answer", json={"points": points}, headers=EN).get_json()
+    assert answer == {"result": "wrong", "message": words, "not_right": not_right}
+    zh = client.post("/learn/web-first/2/answer", json={"points": points}).get_json()
+    assert zh["message"] in ("还不对哦：打✗的点不是。", "快对了！还有1个没找到。")

@@ -17,24 +17,36 @@ from teach.web import classroom, content, daily, messages, milestones, puzzle_he
 from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.extensions import db
-from teach.web.moves import json_body, judge_move, new_milestones, quiz_answer, quiz_right, refused
+from teach.web.moves import json_body, judge_move, new_milestones, quiz_answer, quiz_missed, quiz_right, refused
 from teach.web.pictures import choice_pictures, glyph
 
 bp = Blueprint("kid", __name__, url_prefix="/learn")
 FIRST_LEVELS = 2  # lessons of these levels are for pre-readers: read aloud by themselves, boards without letters
-NARRATE_COOKIE, COORDINATES_COOKIE = "teach-narrate", "teach-coordinates"
+SETTINGS = ("narrate", "coordinates")  # what the grown-ups' panel of the lesson player sets, for this kid
 
 
 def step_settings(level: int | None) -> dict[str, bool]:
-    """This device's choices for the lesson player (cookies the grown-ups' panel sets: "1" or "0"); a choice not
-    made follows the lesson's level: narration on and coordinates off for the first levels."""
+    """This kid's lesson player: what a grown-up chose for this kid (stored on the kid's account, so a classroom
+    tablet shared by many kids reads aloud for one and not for the next); a choice not made follows the lesson's
+    level: narration on and coordinates off for the first levels."""
     young = (level or 1) <= FIRST_LEVELS
+    defaults = {"narrate": young, "coordinates": not young}
+    return {name: defaults[name] if getattr(current_user, name) is None else bool(getattr(current_user, name))
+            for name in SETTINGS}
 
-    def chosen(cookie: str, default: bool) -> bool:
-        value = request.cookies.get(cookie)
-        return default if value not in ("0", "1") else value == "1"
 
-    return {"narrate": chosen(NARRATE_COOKIE, young), "coordinates": chosen(COORDINATES_COOKIE, not young)}
+@bp.post("/settings")
+@kid_required
+def settings():
+    """The grown-ups' panel: {"narrate": true/false} and/or {"coordinates": true/false}; null forgets the choice
+    (the level decides again). Anything else is refused, and nothing is changed."""
+    data = json_body()
+    if not data or not data.keys() <= set(SETTINGS) or not all(v is None or isinstance(v, bool) for v in data.values()):
+        return refused()
+    for name, value in data.items():
+        setattr(current_user, name, value)
+    db.session.commit()
+    return jsonify(result="saved", **{name: getattr(current_user, name) for name in SETTINGS})
 
 
 # ---------------------------------------------------------------------- progress
@@ -301,7 +313,7 @@ def answer(lesson_id: str, step: int):
         body["milestones"] = new_milestones(milestones.Answer(quiz, lesson.id, bool(body.get("finished"))))
     else:
         progress.mistakes = (progress.mistakes or 0) + 1
-        body["message"] = messages.quiz_wrong(quiz.ask)
+        body = quiz_missed(quiz, data, g.lang)
     db.session.commit()
     return jsonify(body)
 

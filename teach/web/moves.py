@@ -8,6 +8,7 @@ from flask import abort, g, jsonify, request, session
 from flask_login import current_user
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from teach.go import Game, IllegalMove
 from teach.go.coords import point_names
@@ -47,7 +48,10 @@ def _small_int(value, low: int, high: int) -> bool:
 def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=None):
     """The move contract of every puzzle page (lessons and practice): judge the kid's move in the line on record,
     store it in the attempt under ``key``/``step``, and answer with both boards and the kid-language message.
-    ``solved()`` returns what the page needs next; ``failed()`` notes a mistake."""
+    ``solved()`` returns what the page needs next; ``failed()`` notes a mistake. A move the judge could not finish
+    reading (``thinking``) or one that keeps the win without bringing it nearer (``slow``) is no move of the line:
+    nothing is stored and no mistake noted; the answer carries the board with the stone (``rows``) and without it
+    (``back_rows``), and the page takes the stone back."""
     if not data.keys() <= MOVE_FIELDS or not (data.get("attempt") is None or _small_int(data["attempt"], 1, ID_MAX)) \
             or not (data.get("ply") is None or _small_int(data["ply"], 0, MAX_PLY)):
         return refused()
@@ -69,6 +73,8 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
         return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
     if verdict.result == "illegal":
         return jsonify(result="illegal", reason=verdict.reason, message=messages.illegal(verdict.reason))
+    if verdict.reason == "unknown" or verdict.result == "slow":
+        return _not_a_move(start, played, point, attempt, "slow" if verdict.result == "slow" else "thinking")
     if attempt is None:
         attempt = Attempt(kid_id=current_user.id, lesson_id=key, step=step, moves=[], first_move=point)
         db.session.add(attempt)
@@ -97,6 +103,28 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
         body["ply"] = len(played) + 1 + (1 if verdict.reply else 0)
     db.session.commit()
     return jsonify(body)
+
+
+# Answers that are not a move of the line: the stone is shown, then taken back, and the child taps again.
+# Nothing is stored (no move, no miss): "thinking" is the judge running out of its budget, which a child must never
+# hear as the computer giving up, and "slow" is a move that keeps the win but brings it no nearer.
+NOT_A_MOVE = {
+    "thinking": lambda: _("Let me think about that… tap again."),
+    "slow": lambda: _("That works too, but there is a better move. Find it!"),
+}
+
+
+def _not_a_move(start: Game, played: list[str], point: str, attempt: Attempt | None, result: str):
+    game, _whole = replay(start, played)
+    back = game.board_rows()
+    try:
+        game.play(point)
+        shown = game.board_rows()
+    except (IllegalMove, ValueError):
+        shown = back
+    return jsonify(result=result, reason=None, reply=None, rows=shown, back_rows=back,
+                   attempt=attempt.id if attempt is not None else None, ply=len(played),
+                   message=NOT_A_MOVE[result]())
 
 
 def _on_board(game: Game, point) -> bool:
@@ -177,6 +205,25 @@ def quiz_right(quiz, answer: dict) -> bool:
     if ask == "count":
         return float(answer["number"]) == float(quiz.answer)
     return answer["choice"] == quiz.answer
+
+
+def quiz_missed(quiz, answer: dict, lang: str) -> dict:
+    """The answer to a wrong quiz answer: more than "have another look". A tap quiz says what is wrong with the
+    points tapped (the ones that are not right come back, for the board to mark; or how many are still to find);
+    any quiz adds its hint when it has one."""
+    body: dict = {"result": "wrong"}
+    words = messages.quiz_wrong(quiz.ask)
+    if quiz.ask in ("liberties", "forbidden", "tap"):
+        chosen, right = set(answer["points"]), set(quiz.answers)
+        body["not_right"] = sorted(chosen - right)
+        if body["not_right"]:
+            words = ngettext("Not quite: the point marked ✗ is not one of them.",
+                             "Not quite: the points marked ✗ are not among them.", len(body["not_right"]))
+        elif right - chosen:
+            words = ngettext("Almost! %(num)d more to find.", "Almost! %(num)d more to find.", len(right - chosen))
+    hint = quiz.hint.get(lang) if getattr(quiz, "hint", None) else None
+    body["message"] = f"{words} {hint}" if hint else words
+    return body
 
 
 def new_milestones(answer: milestones.Answer) -> list[dict]:

@@ -28,6 +28,7 @@ from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.characters import CHARACTERS, character, levels
 from teach.web.extensions import db
+from teach.web.kid import step_settings
 from teach.web.moves import json_body, refused
 from teach.web.pictures import glyph
 from teach.web.played import BrokenRecord, game_of, new_game, rules_of
@@ -65,7 +66,7 @@ def _start_page(error: str | None = None, status: int = 200):
     return render_template("play/start.html", levels=levels(), goals=CAPTURE_GOALS, capture_sizes=CAPTURE_SIZES,
                            full_sizes=FULL_SIZES, error=error,
                            handicap_sizes=[(n, [s for s in FULL_SIZES if n in HANDICAPS[s]]) for n in HANDICAPS[19]], friend_max=FRIEND_NAME_MAX,
-                           unfinished=[(r, _opponent(r)) for r in unfinished]), status
+                           unfinished=[(r, _opponent(r)) for r in unfinished], settings=step_settings(None)), status
 
 
 def _choice(form, name: str, allowed):
@@ -172,10 +173,12 @@ def game(game_id: int):
     game = _position(row)
     view = _view(row, game)
     count = _count_view(row, game, row.dead or []) if row.state == "counting" else None
+    settings = step_settings(None)  # the kid's own: read aloud and no coordinates unless a grown-up chose
     board = count["board"] if count else render_board(
-        game.board_rows(), lang=g.lang, playable=row.state == "playing", last=_last_point(row))
+        game.board_rows(), lang=g.lang, playable=row.state == "playing", last=_last_point(row),
+        coordinates=settings["coordinates"])
     return render_template("play/game.html", row=row, view=view, board=board, count=count,
-                           characters=CHARACTERS, urls=_urls(row))
+                           characters=CHARACTERS, urls=_urls(row), settings=settings)
 
 
 def _urls(row: PlayedGame) -> dict:
@@ -466,7 +469,8 @@ def _count_view(row: PlayedGame, game, dead: list[str]) -> dict:
             classes[name] = extra
     marks = _Squares(square=[n for n, c in classes.items() if any(k.startswith("own-") for k in c)
                              and (n in dead_set or game.color_at(n) is None)])
-    board = render_board(game.board_rows(), lang=g.lang, playable=True, marks=marks, point_classes=classes)
+    board = render_board(game.board_rows(), lang=g.lang, playable=True, marks=marks, point_classes=classes,
+                         coordinates=step_settings(None)["coordinates"])
     score = result.score
     return {"board": board, "dead": list(dead), "points": str(score),
             "referee": result.referee_zh() if g.lang == "zh" else result.referee_en(),

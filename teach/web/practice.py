@@ -28,7 +28,7 @@ from teach.web import classroom, content, kid, messages, milestones, puzzle_help
 from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.extensions import db
-from teach.web.moves import json_body, judge_move, new_milestones, quiz_answer, quiz_right, refused
+from teach.web.moves import json_body, judge_move, new_milestones, quiz_answer, quiz_missed, quiz_right, refused
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
 
@@ -166,7 +166,7 @@ def answer(drill: str, level: int, seed: int, step: int):
         return jsonify(result="correct", message=messages.quiz_right(s, g.lang),
                        next=_next_url(drill, level, seed, step), milestones=found)
     db.session.commit()
-    return jsonify(result="wrong", message=messages.quiz_wrong(s.ask))
+    return jsonify(quiz_missed(s, data, g.lang))
 
 
 @bp.post("/<drill>/<int:level>/<int:seed>/<int:step>/hint")
