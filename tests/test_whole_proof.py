@@ -236,3 +236,45 @@ def test_the_web_app_answers_lesson_moves_from_the_stored_proofs(tmp_path):
         assert judge.judge([], "H8").result == "slow"
         assert judge.looked_up == 3 and judge.read == 0  # nothing read while a kid waits
         assert content.prewarm() == 0  # a proven puzzle needs no solving at start-up
+
+
+def test_a_slow_move_is_taken_back_on_the_page_and_counts_no_miss(app, client, tmp_path):
+    """A kid plays elsewhere while the stone is caught with a move to spare: told it works but there is a better
+    move, nothing stored, no miss; the right move then goes on as before."""
+    import shutil
+    from pathlib import Path
+
+    import sqlalchemy as sa
+
+    from teach.models import Attempt, LessonProgress
+    from teach.web.demo import create_demo
+    from teach.web.extensions import db
+    from test_kid_pages import kid_login
+
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    write_lessons(lessons, {"proof-a": (CORNER, "A1")})
+    shutil.copy(Path(__file__).parent / "web_lessons" / "catalog.yaml", lessons)
+    (lessons / "proof-a.yaml").write_text((lessons / "proof-a.yaml").read_text(encoding="utf-8")
+                                          .replace("picture: cat", "picture: badge"), encoding="utf-8")
+    report = check_paths([lessons], workers=1, whole=True)
+    assert report.ok, [str(e) for e in report.errors]
+    proofstore.write(report.store, report.store.path)
+    app.config["LESSONS_DIR"] = str(lessons)
+    with app.app_context():
+        create_demo()
+    kid_id = kid_login(client, app)
+    assert client.get("/learn/proof-a/0").status_code == 200
+    slow = client.post("/learn/proof-a/0/move", json={"move": "H8", "attempt": None, "ply": 0},
+                       headers={"Accept-Language": "en"}).get_json()
+    assert slow["result"] == "slow" and "better move" in slow["message"]
+    assert slow["attempt"] is None and slow["ply"] == 0
+    zh = client.post("/learn/proof-a/0/move", json={"move": "H8", "attempt": None, "ply": 0},
+                     headers={"Accept-Language": "zh"}).get_json()
+    assert zh["result"] == "slow" and "更好的一步" in zh["message"]
+    with app.app_context():
+        assert db.session.scalars(sa.select(Attempt).where(Attempt.kid_id == kid_id)).all() == []
+        progress = db.session.scalar(sa.select(LessonProgress).where(LessonProgress.kid_id == kid_id))
+        assert progress is None or (progress.mistakes or 0) == 0
+    on = client.post("/learn/proof-a/0/move", json={"move": "A2", "attempt": None, "ply": 0}).get_json()
+    assert on["result"] == "continue" and on["ply"] == 2
