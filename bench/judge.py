@@ -1,6 +1,7 @@
 """Move judge speed: every legal first move of every curriculum puzzle, judged cold and cached.
 
 Usage: python bench/judge.py [--goal KIND] [--lesson ID] [--top N] [--no-solve]
+       python bench/judge.py --stored     (every reachable move, answered from lessons/proofs.json)
 
 For every puzzle in lessons/ (loaded with ``teach.lessons.load_lessons()``) and every legal first move:
 
@@ -57,7 +58,93 @@ def puzzles(args) -> list[tuple[str, object]]:
     return found
 
 
+def stored() -> None:
+    """What a freshly started server pays: the time to load the lessons and the proof store, then every move a
+    child can play at every position a child can reach in every proven puzzle, answered as the web app answers it
+    (``ProvenJudge.judge``: the line replayed, the position looked up), per topic; the puzzles the store could not
+    prove are listed apart (the server reads those live)."""
+    from teach.go.proof import ProvenJudge
+    from teach.lessons import proofstore
+    from teach.lessons.loader import DEFAULT_DIR
+
+    clock = time.perf_counter
+    t = clock()
+    catalog = load_lessons()
+    loaded = clock() - t
+    t = clock()
+    store = proofstore.read(proofstore.store_path(DEFAULT_DIR))
+    read = clock() - t
+    size = proofstore.store_path(DEFAULT_DIR).stat().st_size
+    print(f"lessons loaded in {loaded:.2f} s, proof store ({size / 1024:.0f} KB) in {read:.2f} s")
+    per_topic: dict[str, list[float]] = defaultdict(list)
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # puzzles, proven, positions, unknown
+    worst: list[tuple[float, str]] = []
+    for lesson_id, lesson in sorted(catalog.lessons.items()):
+        for i, step in enumerate(lesson.steps):
+            if step.kind != "puzzle":
+                continue
+            c = counts[lesson.topic]
+            c[0] += 1
+            proof = store.get(step)
+            if proof is None:
+                continue
+            c[1] += 1
+            c[2] += len(proof.positions)
+            judge = ProvenJudge(step.judge(), proof)
+            for line in _lines(proof, judge):
+                game = judge.reader._replay(line)
+                for move in game.legal_moves():
+                    t = clock()
+                    verdict = judge.judge(line, move)
+                    took = clock() - t
+                    per_topic[lesson.topic].append(took)
+                    c[3] += verdict.reason == "unknown"
+                    worst.append((took, f"{lesson_id}#{i + 1} {' '.join(line)} {move}"))
+            assert judge.read == 0, (lesson_id, i, judge.read)  # every answer came from the proof
+    print(f"\n{'topic':22} {'puzzles':>7} {'proven':>6} {'positions':>9} {'moves':>7} {'p50 ms':>7} {'p99 ms':>7} "
+          f"{'max ms':>7} {'unknown':>7}")
+    every = []
+    for topic in sorted(counts):
+        values = per_topic[topic]
+        every += values
+        c = counts[topic]
+        if values:
+            print(f"{topic:22} {c[0]:7} {c[1]:6} {c[2]:9} {len(values):7} {percentile(values, 50) * 1000:7.2f} "
+                  f"{percentile(values, 99) * 1000:7.2f} {max(values) * 1000:7.2f} {c[3]:7}")
+        else:
+            print(f"{topic:22} {c[0]:7} {c[1]:6} {c[2]:9} {0:7}")
+    total = [sum(c[k] for c in counts.values()) for k in range(4)]
+    print(f"{'all':22} {total[0]:7} {total[1]:6} {total[2]:9} {len(every):7} {percentile(every, 50) * 1000:7.2f} "
+          f"{percentile(every, 99) * 1000:7.2f} {max(every) * 1000:7.2f} {total[3]:7}")
+    print("\nslowest answers")
+    for took, what in sorted(worst, reverse=True)[:5]:
+        print(f"  {took * 1000:7.2f} ms  {what}")
+    print(f"\nnot proven whole (read live by the server): {len(store.unproven)}")
+    for key, entry in sorted(store.unproven.items(), key=lambda kv: (kv[1]['lesson'], kv[1]['step'])):
+        print(f"  {entry['lesson']}#{entry['step'] + 1}: {entry['why']}")
+
+
+def _lines(proof, judge) -> list[list[str]]:
+    """A line to every position of a proof, found by following its continue answers from the start."""
+    from teach.go.proof import position_key
+
+    found, todo = {}, [[]]
+    while todo:
+        line = todo.pop()
+        key = position_key(judge.reader._replay(line))
+        if key in found or key not in proof.positions:
+            continue
+        found[key] = line
+        for result, _reason, reply, _ko, names in proof.positions[key]:
+            if result == "continue":
+                todo += [line + [m, reply] for m in names.split()]
+    return list(found.values())
+
+
 def main() -> None:
+    if sys.argv[1:] == ["--stored"]:
+        stored()
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--goal", help="only puzzles with this goal")
     ap.add_argument("--lesson", help="only this lesson id")
