@@ -556,3 +556,45 @@ def test_a_version_redis_missed_is_put_right_by_the_next_unconditional_question(
     assert fresh.get_json()["last"] == "D4"
     assert int(client.get(f"teach:live:{game_id}")) == row(app, game_id).version
     assert white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 200
+
+
+def test_an_unchanged_poll_is_answered_304_in_front_of_flask_and_anything_unsure_goes_on_to_flask(redis_room):
+    """The middleware answers a matching ETag before Flask builds a request (no request_started at all); a tag
+    for another game, another child's session, a cookie whose signature is wrong or no cookie reach Flask, which
+    answers them in full."""
+    from flask import request_started
+
+    (app, gid, ming, lily), _client = redis_room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    tag = white.get(f"/live/{game_id}/state").headers["ETag"]
+    started = []
+
+    def note(sender, **extra):
+        started.append(request.path)
+
+    from flask import request
+    request_started.connect(note, app)
+    try:
+        quiet = white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag})
+        assert quiet.status_code == 304 and quiet.headers["ETag"] == tag and started == []
+        assert quiet.headers["Cache-Control"] == "no-cache, private"
+        tom, red = kid_client(app, "Tom"), kid_client(app, "小红")
+        assert tom.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 404
+        assert black.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 200  # not hers
+        for c in (tom, red):
+            c.get(f"/room/{gid}")
+        other = start_game(app, gid, red, tom)
+        started.clear()
+        assert white.get(f"/live/{other}/state", headers={"If-None-Match": tag}).status_code == 404
+        forged = app.test_client()
+        forged.set_cookie("session", white.get_cookie("session").value[:-2] + "xx")
+        assert forged.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 401
+        assert app.test_client().get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 401
+        assert len(started) == 3
+        move(black, game_id, "D4", 0)
+        started.clear()
+        seen = white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag})
+        assert seen.status_code == 200 and seen.get_json()["last"] == "D4" and len(started) == 1
+    finally:
+        request_started.disconnect(note, app)
