@@ -2,15 +2,19 @@
 instances (gunicorn, sync workers) on one PostgreSQL and one Redis, no sticky sessions.
 
 A thousand children in 500 live games (9x9): Black's page talks to instance A, White's to instance B. Every page
-does what ``static/room.js`` does — asks ``/live/<id>/state`` with the ETag it holds (every 0.75 s while it waits
-for the opponent's move, every 3 s when it is its own turn, and without the ETag every 10 s) — and every 5 s each
-game's player to move taps a move (100 moves/s over the school), each game's taps spread evenly over the 5 s.
+does what ``static/room.js`` does — asks ``/live/<id>/state?ply=<its ply>`` with the ETag it holds (every 0.75 s
+while it waits for the opponent's move, every 3 s when it is its own turn, less often after 20 s and 60 s without
+any change, and every 15 s with ``?here=1``: its "still here", asked of the database) and takes a changed game as what changed since its ply — and every
+5 s each game's player to move taps a move (100 moves/s over the school), each game's taps spread evenly over
+the 5 s. The first move of each game comes after the quiet of the idle phase, so its page asks less often: its
+tap→seen is reported apart from the moves of a game going on.
 
 Measured, per phase:
 - **idle**: nobody moves; what the 1,000 waiting pages cost: requests/s (304s and 200s), the CPU of the app
   workers, PostgreSQL and Redis;
 - **moves**: the time from a child's tap (the POST leaving the device) to the move showing on the opponent's
   page (the first answer of the opponent's page that has it), p50/p95/p99; requests/s and CPU as above;
+- the CPU of one unchanged poll answered 304 in-process, by the middleware in front of Flask and by Flask;
 - the same two phases against a **bare endpoint** (a Flask app with one conditional GET and one POST over Redis,
   no database, no sign-in) on the same gunicorn setup, for the floor.
 At the end every game's record is read from the database and checked against the moves that were answered 200:
@@ -239,11 +243,20 @@ class School:
             headers = self.headers(page)
             now = time.monotonic()
             ask = url
-            if page["etag"] and now - page["heartbeat"] < HEARTBEAT:
+            if not page["etag"]:
+                page["heartbeat"] = now  # the first question: the whole game
+            elif self.bare:  # as before: the floor's pages ask without the ETag every 15 s
+                if now - page["heartbeat"] < HEARTBEAT:
+                    headers["If-None-Match"] = page["etag"]
+                else:
+                    page["heartbeat"] = now
+            elif now - page["heartbeat"] >= HEARTBEAT:
+                headers["If-None-Match"] = page["etag"]
+                ask = f"{url}?here=1"  # as room.js: "still here", asked of the database
+                page["heartbeat"] = now
+            else:
                 headers["If-None-Match"] = page["etag"]
                 ask = f"{url}?ply={page['seen']}"  # as room.js: a changed game answers with what changed since
-            else:
-                page["heartbeat"] = now
             try:
                 async with session.get(ask, headers=headers) as r:
                     if r.status == 304:

@@ -268,7 +268,8 @@
 
     function ask() {
       var now = Date.now(), tag = etag, url = root.dataset.stateUrl;
-      if (now - lastHeartbeat >= heartbeat || !full) { tag = null; lastHeartbeat = now; }
+      if (!full || !etag) { tag = null; lastHeartbeat = now; }  // a reconnect: the whole game
+      else if (now - lastHeartbeat >= heartbeat) { url += "?here=1"; lastHeartbeat = now; }  // "still here"
       else url += "?ply=" + ply;  // a changed game is answered with what changed since this ply
       getJSON(url, tag).then(function (r) {
         if (r.data && r.data.result === "signed-out") { window.location = r.data.login; return; }

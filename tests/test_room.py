@@ -730,3 +730,32 @@ def test_a_page_that_asks_with_its_etag_and_ply_is_sent_what_changed_and_a_recon
     assert black.post(f"/live/{game_id}/resign", json={}).status_code == 200
     end = white.get(f"/live/{game_id}/state?ply=3", headers={"If-None-Match": changed.headers["ETag"]}).get_json()
     assert "delta" not in end and end["state"] == "finished" and end["banner"]["mood"] == "win"
+
+
+def test_the_still_here_heartbeat_is_a_304_from_the_database_that_notes_the_player_and_repairs_redis(redis_room):
+    (app, gid, ming, lily), client = redis_room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    tag = white.get(f"/live/{game_id}/state").headers["ETag"]
+    with app.app_context():  # White was last seen 20 s ago
+        db.session.execute(sa.update(LiveGame).values(white_seen_at=utcnow() - timedelta(seconds=20)))
+        db.session.commit()
+    assert white.get(f"/live/{game_id}/state?here=1", headers={"If-None-Match": tag}).status_code == 304
+    assert utcnow() - row(app, game_id).white_seen_at < timedelta(seconds=5)
+    # a version Redis missed: the heartbeat asks the database, so it sees the move and publishes it again
+    move(black, game_id, "D4", 0)
+    client.set(f"teach:live:{game_id}", 1)
+    assert white.get(f"/live/{game_id}/state?ply=0", headers={"If-None-Match": tag}).status_code == 304
+    beat = white.get(f"/live/{game_id}/state?here=1", headers={"If-None-Match": tag})
+    assert beat.status_code == 200 and beat.get_json()["last"] == "D4" and "players" in beat.get_json()
+    assert int(client.get(f"teach:live:{game_id}")) == row(app, game_id).version
+    # the other player away for a while: the heartbeat is answered in full, which says so
+    tag = beat.headers["ETag"]
+    with app.app_context():
+        db.session.execute(sa.update(LiveGame).values(black_seen_at=utcnow() - timedelta(seconds=45)))
+        db.session.commit()
+    away = white.get(f"/live/{game_id}/state?here=1", headers={"If-None-Match": tag})
+    assert away.status_code == 200 and away.get_json()["away"]["color"] == "black"
+    # another child's session with this ETag learns nothing
+    tom = kid_client(app, "Tom")
+    assert tom.get(f"/live/{game_id}/state?here=1", headers={"If-None-Match": tag}).status_code == 404

@@ -296,12 +296,43 @@ def _unchanged_first():
     if request.endpoint != "live.state" or "If-None-Match" not in request.headers:
         return None
     game_id = (request.view_args or {}).get("game_id", 0)
-    if 1 <= game_id <= ID_MAX and notify.unchanged(game_id, request.headers["If-None-Match"], _database_version):
+    if not 1 <= game_id <= ID_MAX:
+        return None
+    if "here" in request.args:
+        unchanged = _heartbeat_unchanged(game_id, request.headers["If-None-Match"])
+    else:
+        unchanged = notify.unchanged(game_id, request.headers["If-None-Match"], _database_version)
+    if unchanged:
         response = make_response("", 304)
         response.headers["ETag"] = request.headers["If-None-Match"]
         response.headers["Cache-Control"] = "no-cache, private"
         return response
     return None
+
+
+def _heartbeat_unchanged(game_id: int, if_none_match: str) -> bool:
+    """The page's "still here" every few seconds (``?here=1``), asked of the database, not Redis: so a version
+    Redis missed is put right (a full answer), and the player is noted as here. Answered 304 from one small query
+    (and the "here" update when due) while the game is as the page shows it and both players are here; a game
+    with a player away goes to the full answer, which says so and adjourns it when the time is up."""
+    found = db.session.execute(sa.select(
+        LiveGame.version, LiveGame.state, LiveGame.black_id, LiveGame.white_id, LiveGame.black_seen_at,
+        LiveGame.white_seen_at).where(LiveGame.id == game_id)).one_or_none()
+    if found is None or not notify.unchanged(game_id, if_none_match, lambda _id: found.version, redis=False):
+        return False
+    now = utcnow()
+    if found.state == "playing" and any(seen is None or now - seen > AWAY_NOTICE
+                                        for seen in (found.black_seen_at, found.white_seen_at)):
+        return False
+    # the account named by the signed session cookie, whose ETag this is (bound to it by the HMAC)
+    account = notify.session_account().partition(":")[0]
+    for color, kid_id, seen in (("black", found.black_id, found.black_seen_at),
+                                ("white", found.white_id, found.white_seen_at)):
+        if account == str(kid_id) and found.state == "playing" and now - seen > SEEN_EVERY:
+            db.session.execute(sa.update(LiveGame).where(LiveGame.id == game_id).values({f"{color}_seen_at": now})
+                               .execution_options(synchronize_session=False))
+            db.session.commit()
+    return True
 
 
 @bp.record_once

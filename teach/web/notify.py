@@ -125,7 +125,7 @@ def version_of_tag(if_none_match: str | None, game_id: int) -> int | None:
     return version if hmac.compare_digest(tag, etag(game_id, version)) else None
 
 
-def unchanged(game_id: int, if_none_match: str | None, database_version=None) -> bool:
+def unchanged(game_id: int, if_none_match: str | None, database_version=None, redis: bool = True) -> bool:
     """Whether the page's ETag is still the game's: a 304 needs neither the game row nor the account row."""
     if not if_none_match or not session_account():
         return False
@@ -133,7 +133,7 @@ def unchanged(game_id: int, if_none_match: str | None, database_version=None) ->
     if found is None:
         return False
     tag = found[0]
-    version = current_version(game_id)
+    version = current_version(game_id) if redis else None
     if version is None and database_version is not None:
         version = database_version(game_id)
     if version is None:
@@ -161,7 +161,9 @@ class UnchangedPolls:
         self._serializer_for = None
 
     def __call__(self, environ, start_response):
-        if environ.get("REQUEST_METHOD") == "GET" and "HTTP_IF_NONE_MATCH" in environ:
+        # the page's "still here" (?here=1) is Flask's to answer: it asks the database and notes the player
+        if environ.get("REQUEST_METHOD") == "GET" and "HTTP_IF_NONE_MATCH" in environ \
+                and "here" not in environ.get("QUERY_STRING", ""):
             match = _STATE_PATH.fullmatch(environ.get("PATH_INFO", ""))
             if match is not None:
                 tag = self._unchanged(environ, int(match.group(1)))
