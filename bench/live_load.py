@@ -403,37 +403,82 @@ def table(results: dict, kids: int) -> str:
     return "\n".join(lines)
 
 
+def _cost_app(url: str, redis_url: str):
+    from teach.web import _database_url, create_app
+
+    return create_app({"SQLALCHEMY_DATABASE_URI": _database_url(url), "SECRET_KEY": SECRET,
+                       "LIVE_REDIS_URL": redis_url, "RATELIMIT_STORAGE_URI": redis_url})
+
+
+def _cpu_per_call(wsgi, environ, n: int) -> tuple[float, set]:
+    statuses: set = set()
+    for _ in range(min(200, n)):  # warm
+        b"".join(wsgi(dict(environ), lambda status, headers, exc=None: statuses.add(status)))
+    start = time.process_time()
+    for _ in range(n):
+        b"".join(wsgi(dict(environ), lambda status, headers, exc=None: None))
+    return (time.process_time() - start) / n * 1000, statuses
+
+
 def unchanged_poll_cost(url: str, page: dict, redis_url: str, n: int = 3000) -> dict[str, float]:
     """CPU (ms, this process, Redis's share not counted) of one unchanged poll answered 304 by the middleware in
     front of Flask, and by Flask itself (the app behind the middleware: what answered before), on the bench's
     database and Redis — the same call a gunicorn worker makes, without gunicorn's own part."""
     from werkzeug.test import EnvironBuilder
 
-    from teach.web import _database_url, create_app
-
-    app = create_app({"SQLALCHEMY_DATABASE_URI": _database_url(url), "SECRET_KEY": SECRET,
-                      "LIVE_REDIS_URL": redis_url, "RATELIMIT_STORAGE_URI": redis_url})
+    app = _cost_app(url, redis_url)
     client = app.test_client()
     client.set_cookie("session", page["cookie"])
     state = f"/live/{page['game']}/state"
     tag = client.get(state).headers["ETag"]
-    environ = EnvironBuilder(path=state, query_string=f"ply=0", headers={
+    environ = EnvironBuilder(path=state, query_string="ply=0", headers={
         "If-None-Match": tag, "Cookie": f"session={page['cookie']}", "Accept": "application/json"}).get_environ()
     out = {}
     for name, wsgi in (("middleware", app.wsgi_app), ("flask", app.wsgi_app.wsgi_app)):
-        statuses = set()
-        for _ in range(200):  # warm
-            b"".join(wsgi(dict(environ), lambda status, headers, exc=None: statuses.add(status)))
-        start = time.process_time()
-        for _ in range(n):
-            b"".join(wsgi(dict(environ), lambda status, headers, exc=None: None))
-        out[name] = (time.process_time() - start) / n * 1000
+        out[name], statuses = _cpu_per_call(wsgi, environ, n)
         assert statuses == {"304 NOT MODIFIED"}, statuses
+    _dispose(app)
+    return out
+
+
+def _dispose(app) -> None:
     with app.app_context():
         from teach.web.extensions import db
 
         db.session.remove()
         db.engine.dispose()
+
+
+def answer_costs(url: str, black: dict, white: dict, redis_url: str, n: int = 500) -> dict[str, float]:
+    """CPU (ms, in-process) of each answer a page gets: the 304s, the "still here" 304, what changed since the
+    page's ply (after one move), and the whole game (a reconnect)."""
+    from werkzeug.test import EnvironBuilder
+
+    app = _cost_app(url, redis_url)
+    state = f"/live/{white['game']}/state"
+
+    def env(page, query="", tag=None):
+        headers = {"Cookie": f"session={page['cookie']}", "Accept": "application/json"}
+        if tag:
+            headers["If-None-Match"] = tag
+        return EnvironBuilder(path=state, query_string=query, headers=headers).get_environ()
+
+    client = app.test_client()
+    client.set_cookie("session", white["cookie"])
+    tag = client.get(state).headers["ETag"]
+    out = {}
+    out["304, middleware"], _s = _cpu_per_call(app.wsgi_app, env(white, "ply=0", tag), n * 4)
+    out["304, Flask"], _s = _cpu_per_call(app.wsgi_app.wsgi_app, env(white, "ply=0", tag), n * 2)
+    out["still here (304 from the database)"], _s = _cpu_per_call(app.wsgi_app, env(white, "here=1", tag), n)
+    mover = app.test_client()
+    mover.set_cookie("session", black["cookie"])
+    moved = mover.post(f"/live/{black['game']}/move", json={"move": SEQUENCE[0], "ply": 0},
+                       headers={"X-CSRFToken": black["csrf"]})
+    assert moved.status_code == 200, moved.data
+    out["what changed (200, one move)"], statuses = _cpu_per_call(app.wsgi_app, env(white, "ply=0", tag), n)
+    assert statuses == {"200 OK"}, statuses
+    out["the whole game (200)"], _s = _cpu_per_call(app.wsgi_app, env(white), n)
+    _dispose(app)
     return out
 
 
@@ -446,12 +491,18 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=5.0, help="seconds between two moves of one game")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/5")
     parser.add_argument("--skip-bare", action="store_true")
+    parser.add_argument("--costs-only", action="store_true",
+                        help="only the CPU of each kind of answer, in-process (no servers, no load)")
     args = parser.parse_args()
     import redis
 
     redis.Redis.from_url(args.redis).flushdb()
     url = fresh_database()
     games, pages = populate(url, args.kids)
+    if args.costs_only:
+        costs = answer_costs(url, pages[0], pages[1], args.redis)
+        print("app CPU per answer, in-process (ms): " + "; ".join(f"{k} {v:.2f}" for k, v in costs.items()))
+        return
     env = {"DATABASE_URL": url, "TEACH_SECRET_KEY": SECRET, "REDIS_URL": args.redis, "TEACH_LIVE_REDIS_URL": args.redis,
            "TEACH_REVIEW_RUNNER": "false", "TEACH_PROOF_RUNNER": "false"}
     results = {}

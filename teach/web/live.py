@@ -300,6 +300,8 @@ def _unchanged_first():
         return None
     if "here" in request.args:
         unchanged = _heartbeat_unchanged(game_id, request.headers["If-None-Match"])
+    elif request.environ.get(notify.CHANGED):  # the middleware asked Redis a moment ago: changed
+        return None
     else:
         unchanged = notify.unchanged(game_id, request.headers["If-None-Match"], _database_version)
     if unchanged:

@@ -143,6 +143,7 @@ def unchanged(game_id: int, if_none_match: str | None, database_version=None, re
 
 # ---------------------------------------------------------------------- in front of Flask
 _STATE_PATH = re.compile(r"/live/([1-9][0-9]{0,17})/state")
+CHANGED = "teach.live.changed"  # set in the WSGI environ when the middleware found the page's ETag out of date
 
 
 class UnchangedPolls:
@@ -199,6 +200,9 @@ class UnchangedPolls:
             if version is None:
                 return None
             tag = found[0]
-            return tag if hmac.compare_digest(tag, _etag(app.secret_key, account, game_id, version)) else None
+            if hmac.compare_digest(tag, _etag(app.secret_key, account, game_id, version)):
+                return tag
+            environ[CHANGED] = True  # Redis has another version: Flask need not ask Redis again
+            return None
         except Exception:  # noqa: BLE001 — a bad signature, an old cookie, anything odd: Flask answers it properly
             return None
