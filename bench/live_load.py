@@ -2,15 +2,19 @@
 instances (gunicorn, sync workers) on one PostgreSQL and one Redis, no sticky sessions.
 
 A thousand children in 500 live games (9x9): Black's page talks to instance A, White's to instance B. Every page
-does what ``static/room.js`` does — asks ``/live/<id>/state`` with the ETag it holds (every 0.75 s while it waits
-for the opponent's move, every 3 s when it is its own turn, and without the ETag every 10 s) — and every 5 s each
-game's player to move taps a move (100 moves/s over the school), each game's taps spread evenly over the 5 s.
+does what ``static/room.js`` does — asks ``/live/<id>/state?ply=<its ply>`` with the ETag it holds (every 0.75 s
+while it waits for the opponent's move, every 3 s when it is its own turn, less often after 20 s and 60 s without
+any change, and every 15 s with ``?here=1``: its "still here", asked of the database) and takes a changed game as what changed since its ply — and every
+5 s each game's player to move taps a move (100 moves/s over the school), each game's taps spread evenly over
+the 5 s. The first move of each game comes after the quiet of the idle phase, so its page asks less often: its
+tap→seen is reported apart from the moves of a game going on.
 
 Measured, per phase:
 - **idle**: nobody moves; what the 1,000 waiting pages cost: requests/s (304s and 200s), the CPU of the app
   workers, PostgreSQL and Redis;
 - **moves**: the time from a child's tap (the POST leaving the device) to the move showing on the opponent's
   page (the first answer of the opponent's page that has it), p50/p95/p99; requests/s and CPU as above;
+- the CPU of one unchanged poll answered 304 in-process, by the middleware in front of Flask and by Flask;
 - the same two phases against a **bare endpoint** (a Flask app with one conditional GET and one POST over Redis,
   no database, no sign-in) on the same gunicorn setup, for the floor.
 At the end every game's record is read from the database and checked against the moves that were answered 200:
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import hashlib
 import json
 import os
@@ -50,6 +55,7 @@ PG_DB = "teach_bench_live"
 SECRET = "bench-live-secret"
 CLASS_SIZE = 25
 POLL_WAITING, POLL_IDLE, HEARTBEAT = 0.75, 3.0, 15.0  # as the pages do (teach/web/live.py)
+QUIET_STEPS = ((20.0, 1.5), (60.0, 3.0))  # ... and the longer nothing happens, the less often (the answer's "quiet")
 # moves that never capture: Black fills rows 3 and 2, White rows 7 and 8 (36 moves)
 COLUMNS = "ABCDEFGHJ"
 SEQUENCE = [p for pair in zip([f"{c}3" for c in COLUMNS] + [f"{c}2" for c in COLUMNS],
@@ -167,17 +173,23 @@ class Instance:
                                      start_new_session=True)
 
     def wait(self) -> None:
-        import socket
+        import urllib.error
+        import urllib.request
 
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError("gunicorn exited")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return
+            try:  # a worker has booted and answers (the socket listens long before); the others boot beside it
+                with urllib.request.urlopen(f"{self.url}/healthz-bench", timeout=5):
+                    pass
+            except urllib.error.HTTPError:
+                pass
             except OSError:
                 time.sleep(0.2)
+                continue
+            time.sleep(3)
+            return
         raise RuntimeError("gunicorn did not start")
 
     def cpu(self) -> float:
@@ -212,8 +224,9 @@ class School:
         self.refused = 0
         self.moved_unseen = 0
         self.stop = False
+        self.first_latencies: list[float] = []  # the first move a page sees after a quiet time
         for p in pages:
-            p.update(etag=None, heartbeat=0.0, seen=0, poll=POLL_IDLE)
+            p.update(etag=None, heartbeat=0.0, seen=0, poll=POLL_IDLE, changed=time.monotonic(), quiet=())
 
     def headers(self, page, post=False) -> dict:
         h = {"Accept": "application/json"}
@@ -229,12 +242,23 @@ class School:
         while not self.stop:
             headers = self.headers(page)
             now = time.monotonic()
-            if page["etag"] and now - page["heartbeat"] < HEARTBEAT:
+            ask = url
+            if not page["etag"]:
+                page["heartbeat"] = now  # the first question: the whole game
+            elif self.bare:  # as before: the floor's pages ask without the ETag every 15 s
+                if now - page["heartbeat"] < HEARTBEAT:
+                    headers["If-None-Match"] = page["etag"]
+                else:
+                    page["heartbeat"] = now
+            elif now - page["heartbeat"] >= HEARTBEAT:
                 headers["If-None-Match"] = page["etag"]
-            else:
+                ask = f"{url}?here=1"  # as room.js: "still here", asked of the database
                 page["heartbeat"] = now
+            else:
+                headers["If-None-Match"] = page["etag"]
+                ask = f"{url}?ply={page['seen']}"  # as room.js: a changed game answers with what changed since
             try:
-                async with session.get(url, headers=headers) as r:
+                async with session.get(ask, headers=headers) as r:
                     if r.status == 304:
                         self.counts["304"] += 1
                     elif r.status == 200:
@@ -243,17 +267,31 @@ class School:
                         page["etag"] = r.headers.get("ETag")
                         self.saw(page, data["ply"], time.monotonic())
                         page["poll"] = data.get("poll", 750) / 1000
+                        if "quiet" in data:
+                            page["quiet"] = [(a / 1000, b / 1000) for a, b in data["quiet"]]
                     else:
                         self.counts["other"] += 1
-            except Exception:  # noqa: BLE001 — counted: a page that lost its answer asks again
+            except Exception as e:  # noqa: BLE001 — counted: a page that lost its answer asks again
                 self.counts["errors"] += 1
-            await asyncio.sleep(page["poll"])
+                if os.environ.get("LIVE_BENCH_DEBUG"):
+                    print("page:", repr(e), file=sys.stderr)
+            await asyncio.sleep(self.next_ask(page))
+
+    @staticmethod
+    def next_ask(page) -> float:
+        """room.js's ``next``: the answer's rhythm, slower after a quiet time."""
+        still = time.monotonic() - page["changed"]
+        return max([page["poll"], *(every for after, every in page["quiet"] if still >= after)])
 
     def saw(self, page, ply: int, when: float) -> None:
         for p in range(page["seen"] + 1, ply + 1):
             tap = self.taps.get((page["game"], p))
             if tap and tap[1] != page["color"]:
                 self.latencies.append(when - tap[0])
+                if tap[2]:
+                    self.first_latencies.append(when - tap[0])
+        if ply > page["seen"]:
+            page["changed"] = when
         page["seen"] = max(page["seen"], ply)
 
     async def tap(self, session, game) -> None:
@@ -266,7 +304,8 @@ class School:
         point = SEQUENCE[ply]
         url = f"{self.urls[mover['instance']]}/live/{game['id']}/move"
         start = time.monotonic()
-        self.taps[(game["id"], ply + 1)] = (start, mover["color"])
+        opponent = self.pages[game["white"] if ply % 2 == 0 else game["black"]]
+        self.taps[(game["id"], ply + 1)] = (start, mover["color"], start - opponent["changed"] > QUIET_STEPS[0][0])
         try:
             async with session.post(url, json={"move": point, "ply": ply}, headers=self.headers(mover, True)) as r:
                 data = await r.json(content_type=None)
@@ -274,6 +313,7 @@ class School:
                     self.moves_ok[game["id"]].append(point)
                     mover["etag"] = r.headers.get("ETag")
                     mover["seen"] = max(mover["seen"], data["ply"])
+                    mover["changed"] = time.monotonic()
                     mover["poll"] = data.get("poll", 750) / 1000
                 else:
                     self.refused += 1
@@ -314,7 +354,7 @@ async def run_school(games, pages, urls, instances, args, bare: bool) -> dict:
         for name, seconds in (("idle", args.idle), ("moves", args.moves)):
             before = measure(instances)
             counts = dict(school.counts)
-            lat_from = len(school.latencies)
+            lat_from, first_from = len(school.latencies), len(school.first_latencies)
             t0 = time.monotonic()
             if name == "idle":
                 await asyncio.sleep(seconds)
@@ -326,6 +366,7 @@ async def run_school(games, pages, urls, instances, args, bare: bool) -> dict:
             done = {k: school.counts[k] - counts[k] for k in counts}
             phases[name] = {"seconds": elapsed, "requests": done,
                             "latencies": sorted(school.latencies[lat_from:]),
+                            "after_quiet": sorted(school.first_latencies[first_from:]),
                             "cpu": {k: after[k] - before[k] for k in after}}
         school.stop = True
         await asyncio.gather(*loops, return_exceptions=True)
@@ -362,6 +403,85 @@ def table(results: dict, kids: int) -> str:
     return "\n".join(lines)
 
 
+def _cost_app(url: str, redis_url: str):
+    from teach.web import _database_url, create_app
+
+    return create_app({"SQLALCHEMY_DATABASE_URI": _database_url(url), "SECRET_KEY": SECRET,
+                       "LIVE_REDIS_URL": redis_url, "RATELIMIT_STORAGE_URI": redis_url})
+
+
+def _cpu_per_call(wsgi, environ, n: int) -> tuple[float, set]:
+    statuses: set = set()
+    for _ in range(min(200, n)):  # warm
+        b"".join(wsgi(dict(environ), lambda status, headers, exc=None: statuses.add(status)))
+    start = time.process_time()
+    for _ in range(n):
+        b"".join(wsgi(dict(environ), lambda status, headers, exc=None: None))
+    return (time.process_time() - start) / n * 1000, statuses
+
+
+def unchanged_poll_cost(url: str, page: dict, redis_url: str, n: int = 3000) -> dict[str, float]:
+    """CPU (ms, this process, Redis's share not counted) of one unchanged poll answered 304 by the middleware in
+    front of Flask, and by Flask itself (the app behind the middleware: what answered before), on the bench's
+    database and Redis — the same call a gunicorn worker makes, without gunicorn's own part."""
+    from werkzeug.test import EnvironBuilder
+
+    app = _cost_app(url, redis_url)
+    client = app.test_client()
+    client.set_cookie("session", page["cookie"])
+    state = f"/live/{page['game']}/state"
+    tag = client.get(state).headers["ETag"]
+    environ = EnvironBuilder(path=state, query_string="ply=0", headers={
+        "If-None-Match": tag, "Cookie": f"session={page['cookie']}", "Accept": "application/json"}).get_environ()
+    out = {}
+    for name, wsgi in (("middleware", app.wsgi_app), ("flask", app.wsgi_app.wsgi_app)):
+        out[name], statuses = _cpu_per_call(wsgi, environ, n)
+        assert statuses == {"304 NOT MODIFIED"}, statuses
+    _dispose(app)
+    return out
+
+
+def _dispose(app) -> None:
+    with app.app_context():
+        from teach.web.extensions import db
+
+        db.session.remove()
+        db.engine.dispose()
+
+
+def answer_costs(url: str, black: dict, white: dict, redis_url: str, n: int = 500) -> dict[str, float]:
+    """CPU (ms, in-process) of each answer a page gets: the 304s, the "still here" 304, what changed since the
+    page's ply (after one move), and the whole game (a reconnect)."""
+    from werkzeug.test import EnvironBuilder
+
+    app = _cost_app(url, redis_url)
+    state = f"/live/{white['game']}/state"
+
+    def env(page, query="", tag=None):
+        headers = {"Cookie": f"session={page['cookie']}", "Accept": "application/json"}
+        if tag:
+            headers["If-None-Match"] = tag
+        return EnvironBuilder(path=state, query_string=query, headers=headers).get_environ()
+
+    client = app.test_client()
+    client.set_cookie("session", white["cookie"])
+    tag = client.get(state).headers["ETag"]
+    out = {}
+    out["304, middleware"], _s = _cpu_per_call(app.wsgi_app, env(white, "ply=0", tag), n * 4)
+    out["304, Flask"], _s = _cpu_per_call(app.wsgi_app.wsgi_app, env(white, "ply=0", tag), n * 2)
+    out["still here (304 from the database)"], _s = _cpu_per_call(app.wsgi_app, env(white, "here=1", tag), n)
+    mover = app.test_client()
+    mover.set_cookie("session", black["cookie"])
+    moved = mover.post(f"/live/{black['game']}/move", json={"move": SEQUENCE[0], "ply": 0},
+                       headers={"X-CSRFToken": black["csrf"]})
+    assert moved.status_code == 200, moved.data
+    out["what changed (200, one move)"], statuses = _cpu_per_call(app.wsgi_app, env(white, "ply=0", tag), n)
+    assert statuses == {"200 OK"}, statuses
+    out["the whole game (200)"], _s = _cpu_per_call(app.wsgi_app, env(white), n)
+    _dispose(app)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--kids", type=int, default=1000)
@@ -371,15 +491,22 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=5.0, help="seconds between two moves of one game")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/5")
     parser.add_argument("--skip-bare", action="store_true")
+    parser.add_argument("--costs-only", action="store_true",
+                        help="only the CPU of each kind of answer, in-process (no servers, no load)")
     args = parser.parse_args()
     import redis
 
     redis.Redis.from_url(args.redis).flushdb()
     url = fresh_database()
     games, pages = populate(url, args.kids)
+    if args.costs_only:
+        costs = answer_costs(url, pages[0], pages[1], args.redis)
+        print("app CPU per answer, in-process (ms): " + "; ".join(f"{k} {v:.2f}" for k, v in costs.items()))
+        return
     env = {"DATABASE_URL": url, "TEACH_SECRET_KEY": SECRET, "REDIS_URL": args.redis, "TEACH_LIVE_REDIS_URL": args.redis,
            "TEACH_REVIEW_RUNNER": "false", "TEACH_PROOF_RUNNER": "false"}
     results = {}
+    poll_cost = unchanged_poll_cost(url, pages[1], args.redis)
     instances = [Instance("teach.web:create_app()", args.workers, env) for _ in range(2)]
     try:
         for i in instances:
@@ -419,6 +546,19 @@ def main() -> None:
           f"PostgreSQL + Redis, one move per game every {args.interval:g} s")
     print(table(results, args.kids))
     res = results["live game (teach)"]
+    moves = res["phases"]["moves"]
+    quiet = moves["after_quiet"]
+    steady = list((collections.Counter(moves["latencies"]) - collections.Counter(quiet)).elements())
+    steady.sort()
+
+    def pcts(values):
+        return " / ".join(f"{percentile(values, q) * 1000:.0f}" for q in (50, 95, 99)) if values else "–"
+
+    print(f"\nteach tap→seen p50 / p95 / p99 ms: moves in a game going on {pcts(steady)} ({len(steady)}); the first "
+          f"move after {QUIET_STEPS[0][0]:g} s or more of quiet (its page asking less often) {pcts(quiet)} "
+          f"({len(quiet)})")
+    print(f"an unchanged poll answered 304, app CPU in-process: {poll_cost['middleware']:.3f} ms by the middleware "
+          f"in front of Flask, {poll_cost['flask']:.3f} ms by Flask")
     print(f"\nrecords: {len(stored)} games checked, {res['taps']} moves answered 200, {res['refused']} refused (409), "
           f"{missing} answered but lost, {out_of_order} games with a move doubled or out of turn, {wrong_ply} with a "
           f"wrong ply; {unanswered} moves played whose answer did not reach the device (client timeout); "

@@ -128,6 +128,9 @@
     var version = parseInt(root.dataset.version, 10), ply = parseInt(root.dataset.ply, 10);
     var state = root.dataset.state, toMove = null, dead = [], etag = null, busy = false;
     var lastHeartbeat = 0, heartbeat = 10000, pollMs = 1000, timer = null, reactionSeen = null, stateShown = state;
+    // waiting gets cheaper the longer nothing happens (quiet: [[after ms, ask every ms], ...]), and a hidden page
+    // only says "still here" until it is looked at again
+    var quiet = [], hiddenMs = 15000, lastChange = Date.now(), full = null;
     var wrap = document.getElementById("board-wrap"), feedback = document.getElementById("feedback");
     function board() { return wrap.querySelector("svg.board"); }
     function say(m, good) {
@@ -139,6 +142,12 @@
     function show(d) {
       if (!d || typeof d.version !== "number") return;
       if (d.version < version) return;  // an answer overtaken by a newer one
+      if (d.delta) {  // what changed since the ply shown: applied to the last full answer
+        if (!full) return;
+        d = Object.assign({}, full, d, {notice: null, count_board: null, points: undefined, banner: null});
+      } else full = d;
+      if (d.version !== version) lastChange = Date.now();
+      quiet = d.quiet || quiet; hiddenMs = d.hidden_poll || hiddenMs;
       version = d.version; ply = d.ply; state = d.state; toMove = d.to_move; dead = d.dead || [];
       root.dataset.version = version; root.dataset.ply = ply; root.dataset.state = state;
       pollMs = d.poll || pollMs; heartbeat = d.heartbeat || heartbeat;
@@ -258,20 +267,32 @@
     });
 
     function ask() {
-      var now = Date.now(), tag = etag;
-      if (now - lastHeartbeat >= heartbeat) { tag = null; lastHeartbeat = now; }
-      getJSON(root.dataset.stateUrl, tag).then(function (r) {
+      var now = Date.now(), tag = etag, url = root.dataset.stateUrl;
+      if (!full || !etag) { tag = null; lastHeartbeat = now; }  // a reconnect: the whole game
+      else if (now - lastHeartbeat >= heartbeat) { url += "?here=1"; lastHeartbeat = now; }  // "still here"
+      else url += "?ply=" + ply;  // a changed game is answered with what changed since this ply
+      getJSON(url, tag).then(function (r) {
         if (r.data && r.data.result === "signed-out") { window.location = r.data.login; return; }
         if (r.etag) etag = r.etag;
         if (r.data && r.status === 200) show(r.data);
         if (feedback.textContent === word("offline")) say("");
-        schedule(state === "finished" ? -1 : pollMs);
+        schedule(state === "finished" ? -1 : next());
       }).catch(function () { say(word("offline"), false); schedule(2000); });
+    }
+    function next() {
+      if (document.hidden) return hiddenMs;
+      var ms = pollMs, still = Date.now() - lastChange;
+      quiet.forEach(function (step) { if (still >= step[0]) ms = Math.max(ms, step[1]); });
+      return ms;
     }
     function schedule(ms) {
       clearTimeout(timer);
       if (ms >= 0) timer = setTimeout(ask, ms);
     }
+    document.addEventListener("visibilitychange", function () {
+      // looked at again: ask now, and the quiet time starts over (the child is back at the board)
+      if (!document.hidden && state !== "finished") { lastChange = Date.now(); schedule(0); }
+    });
     ask();
   }
 

@@ -561,6 +561,18 @@ class LiveGame(db.Model):
         return "black" if kid_id == self.black_id else "white" if kid_id == self.white_id else None
 
 
+class LiveSeat(db.Model):
+    """A child's seat in the live game they are playing now. The child is the key, so the database itself refuses
+    a second game going on at once — two rounds started in the same instant from two tabs, an invitation accepted
+    while a round starts, on any instances. Taken when a game starts or is resumed, given back when it finishes or
+    rests (teach/web/live.py)."""
+
+    __tablename__ = "live_seat"
+    kid_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"), primary_key=True,
+                                        autoincrement=False)
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("live_game.id", ondelete="CASCADE"), index=True)
+
+
 INVITATION_STATES = ("pending", "accepted", "declined", "withdrawn")
 
 

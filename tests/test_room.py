@@ -491,6 +491,106 @@ def test_pairs_by_level_put_neighbours_in_stars_together(demo):
     assert (ids[1], ids[3]) in pairs and (ids[2], ids[0]) in pairs  # fewer stars takes Black
 
 
+def test_pairs_by_level_use_the_kid_s_rank_first_then_stars(demo):
+    """Two children who took the placement test (16级) play each other, whatever their lesson stars; the others,
+    with no rank points yet, are paired by stars."""
+    import random
+
+    from teach.models import LessonProgress, RankPlacement
+    from teach.web import rank
+    from teach.web.room import class_rank_points, pairs_for
+
+    with demo.app_context():
+        ids = list(db.session.scalars(sa.select(User.id).where(User.role == "kid").order_by(User.id)))[:4]
+        for kid_id, stars in zip(ids, (9, 1, 8, 2)):
+            db.session.add(LessonProgress(kid_id=kid_id, lesson_id=f"l{kid_id}", stars=stars))
+        for kid_id in ids[:2]:
+            db.session.add(RankPlacement(kid_id=kid_id, points=300, answers=[]))
+        db.session.commit()
+        points = class_rank_points(ids)
+        assert points == {k: rank.rank_of(k).points for k in ids}  # the class's reading is the rank page's
+        pairs, left = pairs_for(ids, "level", random.Random(1))
+    assert left == [] and (ids[3], ids[2]) in pairs and (ids[1], ids[0]) in pairs
+
+
+def _round(teacher, gid):
+    return teacher.post(f"/room/class/{gid}/round", data={"game": "capture-9", "pairing": "random", "goal": "3",
+                                                         "away": "5", "outcome": "adjourn"})
+
+
+def _active_games_by_kid(app) -> dict[int, int]:
+    with app.app_context():
+        games = db.session.scalars(sa.select(LiveGame).where(LiveGame.state.in_(("playing", "counting",
+                                                                                  "disputed")))).all()
+    out: dict[int, int] = {}
+    for g in games:
+        for k in (g.black_id, g.white_id):
+            out[k] = out.get(k, 0) + 1
+    return out
+
+
+def test_two_rounds_started_at_the_same_instant_from_two_tabs_put_no_child_in_two_games(room):
+    app, gid, ming, lily = room
+    kids = [ming, lily, kid_client(app, "小红"), kid_client(app, "Tom")]
+    for c in kids[2:]:
+        c.get(f"/room/{gid}")
+    teacher = teacher_client(app)
+    tab = app.test_client()
+    tab.set_cookie("session", teacher.get_cookie("session").value)
+    for _attempt in range(3):  # the moment two requests meet differs from run to run: several meetings
+        answers = race(lambda: _round(teacher, gid), lambda: _round(tab, gid))
+        assert [status for status, _body in answers] == [302, 302]
+        seated = _active_games_by_kid(app)
+        assert sorted(seated) == sorted(c.kid_id for c in kids) and set(seated.values()) == {1}
+        with app.app_context():  # every game going on holds its two seats, and no seat is left over
+            from teach.models import LiveSeat
+
+            seats = db.session.execute(sa.select(LiveSeat.kid_id, LiveSeat.game_id)).all()
+            games = {g.id: g for g in db.session.scalars(sa.select(LiveGame).where(LiveGame.state == "playing"))}
+        assert sorted(k for k, _g in seats) == sorted(seated)
+        assert all(k in (games[g].black_id, games[g].white_id) for k, g in seats)
+        for g in games.values():  # the round ends; the next meeting starts from a room of free children
+            black = next(c for c in kids if c.kid_id == g.black_id)
+            assert black.post(f"/live/{g.id}/resign", json={}).status_code == 200
+        assert _active_games_by_kid(app) == {}
+
+
+def test_an_invitation_accepted_while_the_teacher_starts_a_round_seats_each_child_once(room):
+    app, gid, ming, lily = room
+    teacher = teacher_client(app)
+    assert ming.post(f"/room/{gid}/invite", json={"to": lily.kid_id, "game": "capture-7"}).get_json()["result"] == "ok"
+    accept = lily.get(f"/room/{gid}/state").get_json()["invitations"][0]["accept"]
+    answers = race(lambda: lily.post(accept, json={}), lambda: _round(teacher, gid))
+    seated = _active_games_by_kid(app)
+    assert seated == {ming.kid_id: 1, lily.kid_id: 1}
+    accepted, started = answers
+    assert started[0] == 302 and accepted[0] in (200, 409)
+    with app.app_context():
+        inv = db.session.scalar(sa.select(LiveInvitation))
+        rounds = db.session.scalars(sa.select(LiveGame.round_id)).all()
+    if accepted[0] == 200:  # the acceptance came first: the round found nobody free
+        assert inv.state == "accepted" and rounds == [None]
+    else:  # the round came first: the invitation stays open, Lily is told her friend is playing
+        assert inv.state == "pending" and rounds != [None]
+
+
+def test_an_adjourned_game_is_not_resumed_while_a_child_plays_another(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    with app.app_context():
+        db.session.execute(sa.update(LiveGame).values(state="adjourned"))
+        from teach.models import LiveSeat
+
+        db.session.execute(sa.delete(LiveSeat))
+        db.session.commit()
+    tom = kid_client(app, "Tom")
+    tom.get(f"/room/{gid}")
+    start_game(app, gid, tom, ming)
+    refused = lily.post(f"/live/{game_id}/resume", json={})
+    assert refused.status_code == 409 and refused.get_json()["state"] == "adjourned"
+    assert _active_games_by_kid(app)[ming.kid_id] == 1
+
+
 def test_a_parent_sees_the_child_s_live_game_and_its_record(room):
     app, gid, ming, lily = room
     game_id = start_game(app, gid, ming, lily)
@@ -556,3 +656,106 @@ def test_a_version_redis_missed_is_put_right_by_the_next_unconditional_question(
     assert fresh.get_json()["last"] == "D4"
     assert int(client.get(f"teach:live:{game_id}")) == row(app, game_id).version
     assert white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 200
+
+
+def test_an_unchanged_poll_is_answered_304_in_front_of_flask_and_anything_unsure_goes_on_to_flask(redis_room):
+    """The middleware answers a matching ETag before Flask builds a request (no request_started at all); a tag
+    for another game, another child's session, a cookie whose signature is wrong or no cookie reach Flask, which
+    answers them in full."""
+    from flask import request_started
+
+    (app, gid, ming, lily), _client = redis_room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    tag = white.get(f"/live/{game_id}/state").headers["ETag"]
+    started = []
+
+    def note(sender, **extra):
+        started.append(request.path)
+
+    from flask import request
+    request_started.connect(note, app)
+    try:
+        quiet = white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag})
+        assert quiet.status_code == 304 and quiet.headers["ETag"] == tag and started == []
+        assert quiet.headers["Cache-Control"] == "no-cache, private"
+        tom, red = kid_client(app, "Tom"), kid_client(app, "小红")
+        assert tom.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 404
+        assert black.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 200  # not hers
+        for c in (tom, red):
+            c.get(f"/room/{gid}")
+        other = start_game(app, gid, red, tom)
+        started.clear()
+        assert white.get(f"/live/{other}/state", headers={"If-None-Match": tag}).status_code == 404
+        forged = app.test_client()
+        forged.set_cookie("session", white.get_cookie("session").value[:-2] + "xx")
+        assert forged.get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 401
+        assert app.test_client().get(f"/live/{game_id}/state", headers={"If-None-Match": tag}).status_code == 401
+        assert len(started) == 3
+        move(black, game_id, "D4", 0)
+        started.clear()
+        seen = white.get(f"/live/{game_id}/state", headers={"If-None-Match": tag})
+        assert seen.status_code == 200 and seen.get_json()["last"] == "D4" and len(started) == 1
+    finally:
+        request_started.disconnect(note, app)
+
+
+def test_a_page_that_asks_with_its_etag_and_ply_is_sent_what_changed_and_a_reconnect_the_whole_game(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    first = white.get(f"/live/{game_id}/state")
+    tag, whole = first.headers["ETag"], first.get_json()
+    assert whole["ply"] == 0 and "players" in whole and "delta" not in whole
+    move(black, game_id, "A6", 0)
+    move(white, game_id, "A7", 1)
+    move(black, game_id, "B6", 2)
+    changed = white.get(f"/live/{game_id}/state?ply=0", headers={"If-None-Match": tag})
+    d = changed.get_json()
+    assert changed.status_code == 200 and d["delta"] is True
+    assert d["moves"] == ["A6", "A7", "B6"] and d["ply"] == 3 and d["to_move"] == "white" and d["last"] == "B6"
+    assert d["rows"] == white.get(f"/live/{game_id}/state").get_json()["rows"]
+    assert "players" not in d and "banner" not in d and len(changed.data) < len(first.data)
+    assert d["turn"] and d["version"] == row(app, game_id).version
+    # the page's next question: its new ETag and ply, then nothing changed
+    assert white.get(f"/live/{game_id}/state?ply=3", headers={"If-None-Match": changed.headers["ETag"]}
+                     ).status_code == 304
+    # a reconnect (no ETag), another child's ETag or a ply the game never had: the whole game
+    assert "players" in white.get(f"/live/{game_id}/state?ply=0").get_json()
+    mine = black.get(f"/live/{game_id}/state").headers["ETag"]
+    assert "delta" not in white.get(f"/live/{game_id}/state?ply=0", headers={"If-None-Match": mine}).get_json()
+    assert "delta" not in white.get(f"/live/{game_id}/state?ply=9", headers={"If-None-Match": tag}).get_json()
+    assert "delta" not in white.get(f"/live/{game_id}/state?ply=x", headers={"If-None-Match": tag}).get_json()
+    # the end is a whole answer: the banner, the record
+    assert black.post(f"/live/{game_id}/resign", json={}).status_code == 200
+    end = white.get(f"/live/{game_id}/state?ply=3", headers={"If-None-Match": changed.headers["ETag"]}).get_json()
+    assert "delta" not in end and end["state"] == "finished" and end["banner"]["mood"] == "win"
+
+
+def test_the_still_here_heartbeat_is_a_304_from_the_database_that_notes_the_player_and_repairs_redis(redis_room):
+    (app, gid, ming, lily), client = redis_room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    tag = white.get(f"/live/{game_id}/state").headers["ETag"]
+    with app.app_context():  # White was last seen 20 s ago
+        db.session.execute(sa.update(LiveGame).values(white_seen_at=utcnow() - timedelta(seconds=20)))
+        db.session.commit()
+    assert white.get(f"/live/{game_id}/state?here=1", headers={"If-None-Match": tag}).status_code == 304
+    assert utcnow() - row(app, game_id).white_seen_at < timedelta(seconds=5)
+    # a version Redis missed: the heartbeat asks the database, so it sees the move and publishes it again
+    move(black, game_id, "D4", 0)
+    client.set(f"teach:live:{game_id}", 1)
+    assert white.get(f"/live/{game_id}/state?ply=0", headers={"If-None-Match": tag}).status_code == 304
+    beat = white.get(f"/live/{game_id}/state?here=1", headers={"If-None-Match": tag})
+    assert beat.status_code == 200 and beat.get_json()["last"] == "D4" and "players" in beat.get_json()
+    assert int(client.get(f"teach:live:{game_id}")) == row(app, game_id).version
+    # the other player away for a while: the heartbeat is answered in full, which says so
+    tag = beat.headers["ETag"]
+    with app.app_context():
+        db.session.execute(sa.update(LiveGame).values(black_seen_at=utcnow() - timedelta(seconds=45)))
+        db.session.commit()
+    away = white.get(f"/live/{game_id}/state?here=1", headers={"If-None-Match": tag})
+    assert away.status_code == 200 and away.get_json()["away"]["color"] == "black"
+    # another child's session with this ETag learns nothing
+    tom = kid_client(app, "Tom")
+    assert tom.get(f"/live/{game_id}/state?here=1", headers={"If-None-Match": tag}).status_code == 404

@@ -76,6 +76,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_blueprints(app)
     register_errorhandlers(app)
     register_commands(app)
+    register_middleware(app)
     if app.config.get("PREWARM_JUDGES"):
         import gc
 
@@ -208,6 +209,13 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(games.bp)
     app.register_blueprint(room.bp)
     app.register_blueprint(live.bp)
+
+
+def register_middleware(app: Flask) -> None:
+    from teach.web import notify
+
+    # outermost: a waiting live-game page's unchanged poll is answered 304 before Flask builds a request
+    app.wsgi_app = notify.UnchangedPolls(app.wsgi_app, app)
 
 
 def register_errorhandlers(app: Flask) -> None:

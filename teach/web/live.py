@@ -29,7 +29,7 @@ from flask_babel import ngettext
 from flask_login import current_user, login_required
 
 from teach.go import IllegalMove, counting
-from teach.models import LiveGame, Membership, PlayedGame, User, utcnow
+from teach.models import LiveGame, LiveSeat, Membership, PlayedGame, User, utcnow
 from teach.web import games, messages, milestones, notify, reviews
 from teach.web.board import render_board
 from teach.web.extensions import db
@@ -49,6 +49,10 @@ AWAY_NOTICE = timedelta(seconds=30)  # after this the other page says "X left: t
 POLL_WAITING_MS = 750  # a page waiting for the opponent's move asks this often (the 1 s promise)
 POLL_IDLE_MS = 3000  # a page whose turn it is, or that is watching, asks less often
 HEARTBEAT_MS = 15000  # and without a condition this often: it says "still here" and repairs a lost version
+# nothing changed for a while (a child thinking long, both away from the tablet): ask less often, up to the idle
+# rhythm; the first move after the quiet is seen a little later, every move in a game going on is not
+QUIET_STEPS = ((20_000, 1500), (60_000, POLL_IDLE_MS))
+HIDDEN_POLL_MS = HEARTBEAT_MS  # a page in a hidden tab only says "still here"; shown again, it asks at once
 
 
 def reaction_words() -> dict[str, str]:
@@ -204,7 +208,7 @@ def state_of(row: LiveGame, game, you: str | None) -> dict:
         "banner": _banner(row, game, you, players),
         "poll": POLL_WAITING_MS if row.state == "playing" and you is not None and game.to_play != you
         else POLL_IDLE_MS,
-        "heartbeat": HEARTBEAT_MS,
+        "heartbeat": HEARTBEAT_MS, "quiet": [list(step) for step in QUIET_STEPS], "hidden_poll": HIDDEN_POLL_MS,
     }
     if row.state in ("counting", "disputed"):
         view = _count_view(row, game, list(row.dead or []))
@@ -219,6 +223,20 @@ def state_of(row: LiveGame, game, you: str | None) -> dict:
         if record:
             body["review"] = url_for("games.review", game_id=record)
     return body
+
+
+def delta_of(row: LiveGame, game, you: str | None, since_ply: int) -> dict:
+    """What changed for a page that shows the game at ``since_ply`` while it is being played: the moves since,
+    the board after them and the few things a move changes — a fifth of the full answer, with none of its
+    names, banners or counting. ``"delta": true`` tells the page to apply it to what it shows."""
+    players = _players(row)
+    return {
+        "delta": True, "game": row.id, "version": row.version, "ply": row.ply, "state": row.state,
+        "moves": list(row.moves[since_ply:]), "to_move": game.to_play, "rows": game.board_rows(), "last": _last(row),
+        "captures": game.captures, "turn": _turn(row, game.to_play, you, players), "draw_offer": row.draw_offer,
+        "reaction": _reaction(row), "away": _away(row, you, utcnow()),
+        "poll": POLL_WAITING_MS if you is not None and game.to_play != you else POLL_IDLE_MS,
+    }
 
 
 def _last(row: LiveGame) -> str | None:
@@ -278,12 +296,45 @@ def _unchanged_first():
     if request.endpoint != "live.state" or "If-None-Match" not in request.headers:
         return None
     game_id = (request.view_args or {}).get("game_id", 0)
-    if 1 <= game_id <= ID_MAX and notify.unchanged(game_id, request.headers["If-None-Match"], _database_version):
+    if not 1 <= game_id <= ID_MAX:
+        return None
+    if "here" in request.args:
+        unchanged = _heartbeat_unchanged(game_id, request.headers["If-None-Match"])
+    elif request.environ.get(notify.CHANGED):  # the middleware asked Redis a moment ago: changed
+        return None
+    else:
+        unchanged = notify.unchanged(game_id, request.headers["If-None-Match"], _database_version)
+    if unchanged:
         response = make_response("", 304)
         response.headers["ETag"] = request.headers["If-None-Match"]
         response.headers["Cache-Control"] = "no-cache, private"
         return response
     return None
+
+
+def _heartbeat_unchanged(game_id: int, if_none_match: str) -> bool:
+    """The page's "still here" every few seconds (``?here=1``), asked of the database, not Redis: so a version
+    Redis missed is put right (a full answer), and the player is noted as here. Answered 304 from one small query
+    (and the "here" update when due) while the game is as the page shows it and both players are here; a game
+    with a player away goes to the full answer, which says so and adjourns it when the time is up."""
+    found = db.session.execute(sa.select(
+        LiveGame.version, LiveGame.state, LiveGame.black_id, LiveGame.white_id, LiveGame.black_seen_at,
+        LiveGame.white_seen_at).where(LiveGame.id == game_id)).one_or_none()
+    if found is None or not notify.unchanged(game_id, if_none_match, lambda _id: found.version, redis=False):
+        return False
+    now = utcnow()
+    if found.state == "playing" and any(seen is None or now - seen > AWAY_NOTICE
+                                        for seen in (found.black_seen_at, found.white_seen_at)):
+        return False
+    # the account named by the signed session cookie, whose ETag this is (bound to it by the HMAC)
+    account = notify.session_account().partition(":")[0]
+    for color, kid_id, seen in (("black", found.black_id, found.black_seen_at),
+                                ("white", found.white_id, found.white_seen_at)):
+        if account == str(kid_id) and found.state == "playing" and now - seen > SEEN_EVERY:
+            db.session.execute(sa.update(LiveGame).where(LiveGame.id == game_id).values({f"{color}_seen_at": now})
+                               .execution_options(synchronize_session=False))
+            db.session.commit()
+    return True
 
 
 @bp.record_once
@@ -304,10 +355,36 @@ def state(game_id: int):
     if _away_check(row, now):
         db.session.commit()
         db.session.refresh(row)
-    response = _answer(row, you)
-    notify.published(row.id, row.version)  # also puts right a version Redis missed
+    since = _shown_ply(row)
+    if since is not None:
+        response = _delta_answer(row, you, since)
+    else:
+        response = _answer(row, you)
+        notify.published(row.id, row.version)  # also puts right a version Redis missed
     if you is not None and _still_here(row, you, now):  # after the answer is made: no reload of the row
         db.session.commit()
+    return response
+
+
+def _shown_ply(row: LiveGame) -> int | None:
+    """The ply of the page's board, when an answer of what changed since is enough: the game is being played, the
+    page says which ply it shows (``?ply=``) and holds an ETag this session was given for this game. Anything
+    else (a reconnect, the heartbeat, a game that ended or rests) gets the full answer."""
+    if row.state != "playing":
+        return None
+    text = request.args.get("ply", "")
+    if not text.isdigit() or len(text) > 4 or int(text) > row.ply:
+        return None
+    if notify.version_of_tag(request.headers.get("If-None-Match"), row.id) is None:
+        return None
+    return int(text)
+
+
+def _delta_answer(row: LiveGame, you: str | None, since: int):
+    body = {"result": "ok", "message": "", **delta_of(row, _position(row), you, since)}
+    response = make_response(jsonify(body), 200)
+    response.headers["ETag"] = notify.etag(row.id, row.version)
+    response.headers["Cache-Control"] = "no-cache, private"
     return response
 
 
@@ -341,6 +418,9 @@ def _away_check(row: LiveGame, now) -> bool:
         values = {"state": "adjourned", "draw_offer": None}
     done = db.session.execute(base.values(version=LiveGame.version + 1, updated_at=now, **values)
                               .execution_options(synchronize_session=False))
+    if done.rowcount == 1:
+        db.session.execute(sa.delete(LiveSeat).where(LiveSeat.game_id == row.id)
+                           .execution_options(synchronize_session=False))
     if done.rowcount == 1 and values["state"] == "finished":
         db.session.refresh(row)
         _keep_records(row, _position(row))
@@ -358,6 +438,7 @@ def _changed(row: LiveGame, where, values: dict, you: str, message: str = "", ga
     if done.rowcount != 1:
         return _on_record(row.id, you, messages.board_changed())
     db.session.refresh(row)
+    release_seats(row)
     won = []
     if row.state == "finished":
         won = _keep_records(row, game or _position(row), you)
@@ -530,6 +611,7 @@ def _changed_by(row: LiveGame, you: str | None, where, values: dict, message: st
     if done.rowcount != 1:
         return _on_record(row.id, None, messages.board_changed())
     db.session.refresh(row)
+    release_seats(row)
     won = _keep_records(row, _position(row)) if row.state == "finished" else []
     db.session.commit()
     db.session.refresh(row)
@@ -577,6 +659,7 @@ def agree(game_id: int):
             .execution_options(synchronize_session=False))
         if done.rowcount == 1:
             db.session.refresh(row)
+            release_seats(row)
             won = _keep_records(row, game, you) if row.state == "finished" else []
             db.session.commit()
             db.session.refresh(row)
@@ -636,6 +719,15 @@ def resume(game_id: int):
     if row.state != "adjourned":
         return _on_record(row.id, you, _("This game is going on already.") if row.state in ACTIVE
                           else messages.game_over())
+    try:
+        take_seats([row])
+    except SeatTaken:
+        db.session.rollback()
+        db.session.refresh(row)
+        if row.state in ACTIVE:  # the other tap resumed it a moment ago
+            return _on_record(row.id, you, _("This game is going on already."))
+        return _on_record(row.id, you, _("Finish the game you are playing first.") if you else
+                          _("One of the children is playing another game now."))
     now = utcnow()
     return _changed_by(row, you, (LiveGame.state == "adjourned",),
                        {"state": "playing", "black_seen_at": now, "white_seen_at": now})
@@ -669,14 +761,43 @@ def _keep_records(row: LiveGame, game, you: str | None = None) -> list[dict]:
 
 
 def new_live_game(group_id: int, black_id: int, white_id: int, kind: str, size: int, capture_goal: int | None,
-                  away_seconds: int, away_outcome: str, round_id: int | None = None) -> LiveGame:
+                  away_seconds: int, away_outcome: str, round_id: int | None = None, seat: bool = True) -> LiveGame:
+    """A new game, its children seated (``take_seats``; a round seats all its games at once: ``seat=False``)."""
     now = utcnow()
     row = LiveGame(group_id=group_id, round_id=round_id, black_id=black_id, white_id=white_id, kind=kind, size=size,
                    komi=KOMI, capture_goal=capture_goal if kind == "capture" else None, moves=[], ply=0, version=1,
                    state="playing", dead=[], agreed=[], away_seconds=away_seconds, away_outcome=away_outcome,
                    black_seen_at=now, white_seen_at=now)
     db.session.add(row)
+    db.session.flush()
+    if seat:
+        take_seats([row])
     return row
+
+
+class SeatTaken(Exception):
+    """A child of the game is seated in another game going on (the database refused the second seat)."""
+
+
+def take_seats(rows: list[LiveGame]) -> None:
+    """The games' children sit down: raises ``SeatTaken`` (the transaction must be rolled back) when one of them
+    is playing another game already — whichever instance, tab or round seated them first. The seats are taken in
+    the order of the children's ids, so two transactions seating the same children wait for each other (and the
+    second is refused) instead of deadlocking."""
+    seats = sorted(({"kid_id": k, "game_id": r.id} for r in rows for k in (r.black_id, r.white_id)),
+                   key=lambda seat: seat["kid_id"])
+    try:
+        with db.session.begin_nested():
+            db.session.execute(sa.insert(LiveSeat), seats)
+    except sa.exc.IntegrityError as e:
+        raise SeatTaken from e
+
+
+def release_seats(row: LiveGame) -> None:
+    """A game that finished or rests gives its children's seats back (in the same transaction as the change)."""
+    if row.state not in ACTIVE:
+        db.session.execute(sa.delete(LiveSeat).where(LiveSeat.game_id == row.id)
+                           .execution_options(synchronize_session=False))
 
 
 def colours(a: int, b: int, rng: random.Random | None = None) -> tuple[int, int]:

@@ -18,8 +18,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import re
 
 from flask import current_app, session
+from werkzeug.http import parse_cookie
+
+from teach.web.security import HEADERS
 
 log = logging.getLogger(__name__)
 _clients: dict[str, object] = {}  # one Redis connection pool per URL and process
@@ -32,10 +36,11 @@ return 0
 KEEP_SECONDS = 7 * 24 * 3600  # an adjourned game may be resumed days later; after that the database answers
 
 
-def _redis():
-    url = current_app.config.get("LIVE_REDIS_URL")
+def _redis(config=None):
+    config = current_app.config if config is None else config
+    url = config.get("LIVE_REDIS_URL")
     if url is None:
-        limits = current_app.config.get("RATELIMIT_STORAGE_URI", "")
+        limits = config.get("RATELIMIT_STORAGE_URI", "")
         url = limits if limits.startswith(("redis://", "rediss://")) else ""
     if not url:
         return None
@@ -64,9 +69,9 @@ def published(game_id: int, version: int) -> None:
         log.warning("could not publish live game %s version %s", game_id, version, exc_info=True)
 
 
-def current_version(game_id: int) -> int | None:
+def current_version(game_id: int, config=None) -> int | None:
     """The game's version as published, or None when Redis is not used, not reachable or has none."""
-    client = _redis()
+    client = _redis(config)
     if client is None:
         return None
     try:
@@ -88,25 +93,116 @@ def session_account() -> str:
 
 def etag(game_id: int, version: int, account: str | None = None) -> str:
     account = session_account() if account is None else account
-    mac = hmac.new(current_app.secret_key.encode() if isinstance(current_app.secret_key, str)
-                   else current_app.secret_key, f"live:{account}:{game_id}:{version}".encode(),
-                   hashlib.sha256).hexdigest()[:20]
+    return _etag(current_app.secret_key, account, game_id, version)
+
+
+def _etag(secret, account: str, game_id: int, version: int) -> str:
+    key = secret.encode() if isinstance(secret, str) else secret
+    mac = hmac.new(key, f"live:{account}:{game_id}:{version}".encode(), hashlib.sha256).hexdigest()[:20]
     return f'"{version}-{mac}"'
 
 
-def unchanged(game_id: int, if_none_match: str | None, database_version=None) -> bool:
-    """Whether the page's ETag is still the game's: a 304 needs neither the game row nor the account row."""
-    if not if_none_match or not session_account():
-        return False
+def _tag_version(if_none_match: str) -> tuple[str, int] | None:
+    """(the tag, its version) of an ETag this app could have made, or None."""
     tag = if_none_match.strip()
     if tag.startswith("W/"):
         tag = tag[2:]
     version_text = tag.strip('"').partition("-")[0]
     if not version_text.isdigit() or len(version_text) > 12:
+        return None
+    return tag, int(version_text)
+
+
+def version_of_tag(if_none_match: str | None, game_id: int) -> int | None:
+    """The version a page's ETag names, if this session was given that ETag for this game (checked, not trusted):
+    what the page shows, so an answer may send only what changed since."""
+    if not if_none_match:
+        return None
+    found = _tag_version(if_none_match)
+    if found is None or not session_account():
+        return None
+    tag, version = found
+    return version if hmac.compare_digest(tag, etag(game_id, version)) else None
+
+
+def unchanged(game_id: int, if_none_match: str | None, database_version=None, redis: bool = True) -> bool:
+    """Whether the page's ETag is still the game's: a 304 needs neither the game row nor the account row."""
+    if not if_none_match or not session_account():
         return False
-    version = current_version(game_id)
+    found = _tag_version(if_none_match)
+    if found is None:
+        return False
+    tag = found[0]
+    version = current_version(game_id) if redis else None
     if version is None and database_version is not None:
         version = database_version(game_id)
     if version is None:
         return False
     return hmac.compare_digest(tag, etag(game_id, version))
+
+
+# ---------------------------------------------------------------------- in front of Flask
+_STATE_PATH = re.compile(r"/live/([1-9][0-9]{0,17})/state")
+CHANGED = "teach.live.changed"  # set in the WSGI environ when the middleware found the page's ETag out of date
+
+
+class UnchangedPolls:
+    """WSGI middleware in front of the whole app: a waiting page's ``GET /live/<id>/state`` whose ETag is still the
+    game's is answered 304 here, before Flask builds a request, opens the session, picks the language or loads the
+    account. What it needs: the session cookie, read with the serializer Flask's own session uses (signature and
+    age checked, as Flask would), the version in Redis, and the HMAC that binds the ETag to that account and game.
+    Anything it is unsure of — no cookie, a cookie Flask would refuse, no Redis, no version in Redis, a tag for
+    another version, game or account — goes on to Flask, which answers it in full (``live._unchanged_first``
+    still answers a 304 from the database when Redis is not used)."""
+
+    def __init__(self, wsgi_app, flask_app) -> None:
+        self.wsgi_app = wsgi_app
+        self.flask_app = flask_app
+        self._serializer = None
+        self._serializer_for = None
+
+    def __call__(self, environ, start_response):
+        # the page's "still here" (?here=1) is Flask's to answer: it asks the database and notes the player
+        if environ.get("REQUEST_METHOD") == "GET" and "HTTP_IF_NONE_MATCH" in environ \
+                and "here" not in environ.get("QUERY_STRING", ""):
+            match = _STATE_PATH.fullmatch(environ.get("PATH_INFO", ""))
+            if match is not None:
+                tag = self._unchanged(environ, int(match.group(1)))
+                if tag is not None:
+                    start_response("304 NOT MODIFIED", [("ETag", tag), ("Cache-Control", "no-cache, private"),
+                                                        *HEADERS.items()])
+                    return []
+        return self.wsgi_app(environ, start_response)
+
+    def _session(self):
+        app = self.flask_app
+        if self._serializer is None or self._serializer_for != app.secret_key:
+            self._serializer = app.session_interface.get_signing_serializer(app)
+            self._serializer_for = app.secret_key
+        return self._serializer
+
+    def _unchanged(self, environ, game_id: int) -> str | None:
+        """The page's ETag when it is still the game's for this session's account; None when Flask should say."""
+        try:
+            found = _tag_version(environ["HTTP_IF_NONE_MATCH"])
+            if found is None:
+                return None
+            app = self.flask_app
+            cookie = parse_cookie(environ).get(app.config["SESSION_COOKIE_NAME"])
+            serializer = self._session() if cookie else None
+            if serializer is None:
+                return None
+            data = serializer.loads(cookie, max_age=int(app.permanent_session_lifetime.total_seconds()))
+            account = data.get("_user_id") if isinstance(data, dict) else None
+            if not isinstance(account, str) or not account:
+                return None
+            version = current_version(game_id, app.config)
+            if version is None:
+                return None
+            tag = found[0]
+            if hmac.compare_digest(tag, _etag(app.secret_key, account, game_id, version)):
+                return tag
+            environ[CHANGED] = True  # Redis has another version: Flask need not ask Redis again
+            return None
+        except Exception:  # noqa: BLE001 — a bad signature, an old cookie, anything odd: Flask answers it properly
+            return None

@@ -20,9 +20,10 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user
 
-from teach.models import (Group, LessonProgress, LiveGame, LiveInvitation, LiveRound, Membership, PlayRoom,
-                          RoomPresence, User, utcnow)
-from teach.web import games, live, notify
+from teach.lessons.practice import PracticeKey
+from teach.models import (Attempt, Group, LessonProgress, LiveGame, LiveInvitation, LiveRound, Membership,
+                          PlayedGame, PlayRoom, RankPlacement, RoomPresence, User, utcnow)
+from teach.web import games, live, notify, rank
 from teach.web.access import kid_required, teacher_required
 from teach.web.board import render_board
 from teach.web.extensions import db
@@ -252,9 +253,13 @@ def answer(invitation_id: int, action: str):
         return jsonify(result="ok", state=new_state, message="")
     settings = room_settings(inv.group_id)
     black, white = live.colours(inv.from_id, inv.to_id)
-    row = live.new_live_game(inv.group_id, black, white, inv.kind, inv.size, inv.capture_goal,
-                             settings.away_seconds, settings.away_outcome)
-    db.session.flush()
+    try:
+        row = live.new_live_game(inv.group_id, black, white, inv.kind, inv.size, inv.capture_goal,
+                                 settings.away_seconds, settings.away_outcome)
+    except live.SeatTaken:  # a round (or another acceptance) seated one of them an instant ago
+        db.session.rollback()
+        return jsonify(result="busy", state="pending",
+                       message=_("Your friend is playing another game now. Try again when it is over.")), 409
     inv.game_id = row.id
     db.session.commit()
     notify.published(row.id, row.version)
@@ -382,18 +387,46 @@ def save_settings(class_id: int):
     return redirect(url_for("room.live_view", class_id=group.id))
 
 
-def kid_levels(kid_ids: list[int]) -> dict[int, int]:
-    """A child's level for pairing: the stars of their lessons (one query for the class)."""
-    rows = db.session.execute(sa.select(LessonProgress.kid_id, sa.func.coalesce(sa.func.sum(LessonProgress.stars), 0))
-                              .where(LessonProgress.kid_id.in_(kid_ids)).group_by(LessonProgress.kid_id)).all()
-    levels = {k: 0 for k in kid_ids}
-    levels.update({k: int(s) for k, s in rows})
-    return levels
+def kid_levels(kid_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """A child's level for pairing, weaker first: (their rank's place from 25级 up, the stars of their lessons).
+    The rank (teach/web/rank.py: lessons, practice, games against the computer, the placement test) where the
+    child has one; a child with no rank points yet sits at 25级, and the stars tell such children apart. A fixed
+    number of queries for the whole class."""
+    stars = {k: 0 for k in kid_ids}
+    stars.update({k: int(s) for k, s in db.session.execute(
+        sa.select(LessonProgress.kid_id, sa.func.coalesce(sa.func.sum(LessonProgress.stars), 0))
+        .where(LessonProgress.kid_id.in_(kid_ids)).group_by(LessonProgress.kid_id))})
+    points = class_rank_points(kid_ids)
+    return {k: (rank.LOWEST - rank.rank_for_points(points.get(k, 0)).kyu, stars[k]) for k in kid_ids}
+
+
+def class_rank_points(kid_ids: list[int]) -> dict[int, int]:
+    """Each child's rank points as ``rank.rank_of`` counts them, read for the whole class in four queries (not
+    three per child): finished lessons, solved practice puzzles, games against the computer, placement tests."""
+    finished: dict[int, list] = {k: [] for k in kid_ids}
+    records = {k: rank.Record(solved=[], games=[], placement=None) for k in kid_ids}
+    for kid, lesson, stars in db.session.execute(sa.select(
+            LessonProgress.kid_id, LessonProgress.lesson_id, LessonProgress.stars).where(
+            LessonProgress.kid_id.in_(kid_ids), LessonProgress.finished_at.is_not(None))):
+        finished[kid].append((lesson, stars))
+    for kid, key, step in db.session.execute(sa.select(Attempt.kid_id, Attempt.lesson_id, Attempt.step).where(
+            Attempt.kid_id.in_(kid_ids), Attempt.result == "solved", Attempt.finished_at.is_not(None),
+            Attempt.lesson_id.like(PracticeKey.PREFIX + "%"))):
+        records[kid].solved.append((key, step, None))
+    for kid, won in db.session.execute(sa.select(
+            PlayedGame.kid_id, sa.case((PlayedGame.winner == PlayedGame.kid_color, 1), else_=0)).where(
+            PlayedGame.kid_id.in_(kid_ids), PlayedGame.state == "finished", PlayedGame.opponent != "friend",
+            PlayedGame.finished_at.is_not(None))):
+        records[kid].games.append((None, bool(won)))
+    for kid, points in db.session.execute(sa.select(RankPlacement.kid_id, RankPlacement.points).where(
+            RankPlacement.kid_id.in_(kid_ids))):
+        records[kid].placement = int(points)
+    return {k: rank.rank_points(finished[k], records[k]) for k in kid_ids}
 
 
 def pairs_for(kid_ids: list[int], pairing: str, rng: random.Random) -> tuple[list[tuple[int, int]], list[int]]:
-    """(black, white) pairs and the child left out of an odd number. By level: neighbours in stars play each
-    other, the one with fewer stars takes Black (plays first)."""
+    """(black, white) pairs and the child left out of an odd number. By level: neighbours in level play each
+    other (by rank, then stars: ``kid_levels``), the weaker one takes Black (plays first)."""
     kids = list(kid_ids)
     if pairing == "level":
         levels = kid_levels(kids)
@@ -430,8 +463,15 @@ def start_round(class_id: int):
                           away_outcome=outcome, sitting_out=left)
     db.session.add(round_row)
     db.session.flush()
-    made = [live.new_live_game(group.id, b, w, kind, size, round_row.capture_goal, round_row.away_seconds,
-                               outcome, round_row.id) for b, w in pairs]
+    try:
+        made = [live.new_live_game(group.id, b, w, kind, size, round_row.capture_goal, round_row.away_seconds,
+                                   outcome, round_row.id, seat=False) for b, w in pairs]
+        live.take_seats(made)
+    except live.SeatTaken:  # another round (a second tab) or an invitation seated a child an instant ago
+        db.session.rollback()
+        flash(_("Some children started a game just now (another round, or an invitation), so no round was started. "
+                "Look at the games below, then start the round again for the others."), "error")
+        return redirect(url_for("room.live_view", class_id=group.id))
     db.session.commit()
     for row in made:
         notify.published(row.id, row.version)
