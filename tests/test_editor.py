@@ -109,6 +109,38 @@ def test_a_puzzle_nobody_can_solve_is_refused_in_the_teachers_language(demo, cli
     assert counts(demo)[1] == 0
 
 
+def _reading(page: str) -> tuple[list[str], dict[str, str]]:
+    winning = re.findall(r'<li data-move="(\w+)">✓', page)
+    refuted = {m: reply for reply, moves in re.findall(r'<li data-reply="(\w*)">(.*?)</li>', page)
+               for m in re.findall(r'data-move="(\w+)"', moves)}
+    return winning, refuted
+
+
+@pytest.mark.parametrize("headers, says, answers", [
+    (EN, "No first move reaches the goal", "The computer answers"),
+    (ZH, "没有哪一步能达到目标", "电脑应"),
+])
+def test_a_refused_puzzle_shows_every_wrong_first_move_and_its_refutation(demo, client, headers, says, answers):
+    """The teacher sees why the reader refused the puzzle: each first move it found wrong and the computer's
+    answer to it, in the teacher's language, on the same page as the refusal."""
+    teacher_login(client)
+    start = Game.from_sgf("(;SZ[9]AB[ed]AW[ee][ef])")
+    r = client.post("/teach/editor", data={**FORM, "rows": "/".join(start.board_rows())}, headers=headers)
+    status, page = prove(demo, client, r, headers)
+    assert status == "refused" and says in page and answers in page
+    assert 'data-reading="yes"' in page
+    winning, refuted = _reading(page)
+    assert winning == []  # nothing wins, and every legal first move is listed with what refutes it
+    assert set(refuted) == set(start.legal_moves())
+    # each refutation is a move the computer can play after the kid's
+    for move, reply in refuted.items():
+        if reply:
+            after = Game.from_sgf("(;SZ[9]AB[ed]AW[ee][ef])")
+            after.play(move)
+            after.play(reply)
+    assert counts(demo)[1] == 0
+
+
 @pytest.mark.parametrize("change, says", [
     ({"rows": "/".join(["." * 9] * 9)}, "Put some stones on the board first."),
     ({"rows": "XX/OO"}, "The board could not be read."),
