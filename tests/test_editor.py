@@ -318,6 +318,37 @@ def test_a_made_puzzle_is_a_draft_until_published_to_the_classes_chosen(demo, ou
     assert not _kid_sees(demo, "OTHER2", "Zed", "cat,cat,cat", lesson_id)
 
 
+def _listed(client, pk: int, headers=EN) -> str:
+    page = client.get("/teach/lessons", headers=headers).get_data(as_text=True)
+    return re.search(rf'<li class="own-lesson card" data-lesson="{pk}".*?</li>', page, re.S).group(0)
+
+
+def test_the_list_of_own_lessons_says_draft_or_published_and_to_which_classes(demo, outsider, client):
+    """From the list itself a teacher sees which lessons kids see and where, and publishes or unpublishes."""
+    from teach.models import Group
+
+    teacher_login(client)
+    pk = _saved_puzzle(demo, client)
+    with demo.app_context():
+        lesson_id = db.session.get(TeacherLesson, pk).lesson_id
+        mine = db.session.scalar(sa.select(Group).where(Group.code == "CAT234"))
+        mine_id, mine_name = mine.id, mine.name
+    item = _listed(client, pk)
+    assert 'data-published="no"' in item and "Draft: no kid sees it yet" in item and "Catch the white mouse" in item
+    assert f'href="/teach/lessons/{pk}/classes"' in item and "Choose the classes and publish" in item
+    assert "草稿" in _listed(client, pk, ZH)
+    client.post(f"/teach/lessons/{pk}/classes", data={"class": mine_id, "action": "publish"})
+    item = _listed(client, pk)
+    assert 'data-published="yes"' in item and f"Published to: {mine_name}" in item and "Other" not in item
+    assert f"已发布给：{mine_name}" in _listed(client, pk, ZH)
+    assert _kid_sees(demo, "CAT234", "Lily", "star,apple,sun", lesson_id)
+    # "back to draft" is a button of the list, and answers with the list
+    r = client.post(f"/teach/lessons/{pk}/classes", data={"action": "draft", "back": "list"})
+    assert r.status_code == 302 and r.headers["Location"].endswith("/teach/lessons")
+    assert 'data-published="no"' in _listed(client, pk)
+    assert not _kid_sees(demo, "CAT234", "Lily", "star,apple,sun", lesson_id)
+
+
 def test_publishing_to_a_class_that_is_not_yours_changes_nothing(demo, outsider, client):
     from teach.models import Group
 

@@ -322,6 +322,8 @@ def publish_lesson(lesson_pk: int):
             stored.published_at = stored.published_at or utcnow()
         if not errors:
             db.session.commit()
+            if request.form.get("back") == "list":  # published or unpublished from the list of own lessons
+                return redirect(url_for("teacher.own_lessons"))
             return redirect(url_for("teacher.publish_lesson", lesson_pk=stored.id))
         chosen = picked_ids
     lesson = classroom.typed_lesson(stored)
