@@ -80,7 +80,7 @@ def _dashboard_data(group: Group) -> dict:
             "today": grid.time.day(kid_id, class_day), "week": grid.time.week(kid_id, class_day),
             "total": grid.time.total(kid_id),
             "topics": [(t, sum(1 for l in ls if l.id in finished), len(ls)) for t, ls in topics],
-            "games": games.get(kid_id, (0, 0)),
+            "games": games.get(kid_id, (0, 0)), "game_time": grid.time.games(kid_id),
         })
     overdue = sorted(((by_id[kid_id], cat.lessons[lid], d) for (kid_id, lid), d in due.items()
                       if d < today and lid in cat.lessons and grid.get(kid_id, lid).finished is None),
@@ -220,7 +220,7 @@ def kid_detail(class_id: int, kid_id: int):
                        key=lambda x: -x[1])
     return render_template("teacher/kid.html", group=group, kid=kid, catalog=cat,
                            days=days, week=spent.week(kid.id, today), total=spent.total(kid.id),
-                           by_lesson=by_lesson, minutes=timing.minutes,
+                           by_lesson=by_lesson, minutes=timing.minutes, games_key=timing.GAMES,
                            timeline=classroom.timeline(kid, cat), weak=classroom.weak_topics(kid, cat),
                            attempts=attempts, games=games.recent_for(kid.id), now=utcnow(),
                            **links.kid_links(kid, current_user))
