@@ -405,3 +405,41 @@ def test_games_count_in_time_on_task_for_the_teacher_and_the_parent_alike(demo, 
         from teach.web import weeks
 
         assert weeks.last_weeks(mingming)[-1].minutes == 25 and weeks.last_weeks(mingming)[-1].game_minutes == 25
+
+
+# ---------------------------------------------------------------------- ranks on the dashboard
+def test_the_dashboard_shows_each_kids_rank_as_their_map_counts_it_with_a_legend(demo, client):
+    """Each kid's rank (25级 → 1级) on the dashboard is the one the kid's own map shows, from lessons, practice,
+    games against the computer and the placement test; games with a friend add no rank points, and the legend
+    says how ranks are climbed."""
+    from teach.lessons.practice import PracticeKey
+    from teach.models import RankPlacement
+    from teach.web import rank
+
+    mingming, tom, lily, class_id = kid_id(demo, "明明"), kid_id(demo, "Tom"), kid_id(demo, "Lily"), demo_class(demo)
+    now = utcnow().replace(microsecond=0)
+    practice = PracticeKey.PREFIX + "capture:2:7"
+    with demo.app_context():
+        db.session.add(LessonProgress(kid_id=mingming, lesson_id="web-first", step=2, stars=3, finished_at=now))
+        for step in (0, 1, 1):  # two puzzles of a level-2 set (one solved twice): 4 points
+            db.session.add(Attempt(kid_id=mingming, lesson_id=practice, step=step, result="solved", moves=[],
+                                   started_at=now, finished_at=now))
+        db.session.add(_game(tom, now - timedelta(hours=1), 10, now, winner="black"))  # won: 6 points
+        db.session.add(_game(tom, now - timedelta(hours=1), 10, now, winner="black", opponent="friend"))  # none
+        db.session.add(RankPlacement(kid_id=lily, points=300, answers=[], taken_at=now))
+        db.session.commit()
+    with demo.test_request_context():
+        expected = {k: rank.rank_of(k) for k in (mingming, tom, lily)}
+    assert expected[mingming].points == 16 + 4 and expected[tom].points == 6 and expected[lily].points == 300
+    teacher_login(client)
+    page = client.get(f"/teach/classes/{class_id}/dashboard", headers=EN).get_data(as_text=True)
+    shown = {int(k): (int(kyu), int(p)) for k, kyu, p in re.findall(
+        r'data-kid="(\d+)".*?data-kyu="(\d+)" data-points="(\d+)"', page, re.S)}
+    for k, r in expected.items():
+        assert shown[k] == (r.kyu, r.points)
+    assert f'<span class="rank-badge">{expected[lily].kyu} kyu</span>' in page
+    assert "Rank: from 25 kyu" in page and "Rank points:" in page
+    games = dict(re.findall(r'data-kid="(\d+)" data-finished="\d+" data-games="(\d+)"', page))
+    assert games[str(tom)] == "2"  # games played: both, the friend's too
+    zh = client.get(f"/teach/classes/{class_id}/dashboard", headers=ZH).get_data(as_text=True)
+    assert f'<span class="rank-badge">{expected[lily].kyu}级</span>' in zh and "级位：从 25级" in zh
