@@ -163,6 +163,20 @@ def test_a_puzzle_the_quick_checks_refuse_is_not_queued_and_keeps_the_form(demo,
     assert counts(demo) == (0, 0)
 
 
+@pytest.mark.parametrize("change, says", [
+    ({"rows": "/".join(["." * 9] * 9)}, "请先在棋盘上摆几颗棋子。"),
+    ({"goal": "win"}, "请选择孩子要完成的目标。"),
+    ({"target": "E5 E6"}, "目标棋子必须是同一种颜色。"),
+    ({"text_en": ""}, "请用中英文两种语言写题目说明。"),
+])
+def test_the_editors_quick_checks_answer_in_chinese_in_the_chinese_interface(demo, client, change, says):
+    teacher_login(client)
+    r = client.post("/teach/editor", data={**FORM, **change}, headers=ZH)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 422 and says in page and "The puzzle was not saved" not in page
+    assert counts(demo) == (0, 0)
+
+
 def test_the_editor_opens_a_lesson_diagram(demo, client):
     teacher_login(client)
     page = client.get("/teach/editor?from=web-first:1", headers=EN).get_data(as_text=True)
