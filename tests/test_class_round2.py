@@ -250,7 +250,9 @@ def test_the_csv_and_both_dashboards_show_the_same_time_and_never_minus_zero(dem
     week_page = parent.get(f"/family/kids/{mingming}/week", headers=ZH).get_data(as_text=True)
     assert teacher_minutes == "4"
     assert re.search(r'data-minutes="(\d+)"', week_page).group(1) == teacher_minutes
-    assert f"⏱ {teacher_minutes} 分钟" in parent.get(f"/family/kids/{mingming}", headers=ZH).get_data(as_text=True)
+    kid_page = parent.get(f"/family/kids/{mingming}", headers=ZH).get_data(as_text=True)
+    assert f'data-week-minutes="{teacher_minutes}">⏱ 近 7 天 {teacher_minutes} 分钟' in kid_page
+    assert f'data-week-minutes="{teacher_minutes}"' in parent.get("/family/", headers=ZH).get_data(as_text=True)
     # the kid's page: per day, the week and per lesson, the same figure
     kid_page = client.get(f"/teach/classes/{class_id}/kids/{mingming}", headers=ZH).get_data(as_text=True)
     assert f'data-week-minutes="{teacher_minutes}"' in kid_page and "学习时间" in kid_page
@@ -400,7 +402,7 @@ def test_games_count_in_time_on_task_for_the_teacher_and_the_parent_alike(demo, 
     parent = demo.test_client()
     parent.post("/login", data={"email": "parent@example.com", "password": "little-mouse-42"})
     week_page = parent.get(f"/family/kids/{mingming}/week", headers=ZH).get_data(as_text=True)
-    assert 'data-minutes="25" data-game-minutes="25"' in week_page and "其中下棋 25 分钟" in week_page
+    assert re.search(r'data-minutes="25" [^>]*data-game-minutes="25"', week_page) and "其中下棋 25 分钟" in week_page
     with demo.test_request_context():
         from teach.web import weeks
 

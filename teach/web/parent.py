@@ -77,6 +77,8 @@ def _summary(kid: User, grid, cat) -> dict:
                                  .where(StickerAward.kid_id == kid.id))
     return {"kid": kid, "week": classroom.this_week(kid, grid, cat), "stars": sum(c.stars for c in cells),
             "stickers": stickers, "minutes": timing.minutes(grid.time.total(kid.id)),
+            # the teacher's "7 days" figure: the card is about this week, so its time is too
+            "week_minutes": timing.minutes(grid.time.week(kid.id, timing.today())),
             "next": classroom.next_to_practise(kid, content.ordered_lessons(), grid)}
 
 
