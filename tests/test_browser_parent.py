@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 import sqlalchemy as sa
@@ -67,8 +68,8 @@ def _shot(page, name: str) -> None:
 
 
 def _fits(page, width):
-    _shot(page, f"{page.url.rstrip('/').split('/family/')[-1].replace('/', '-') or 'home'}-{page.viewport_size['width']}-"
-                f"{page.evaluate('document.documentElement.lang')}")
+    where = urlparse(page.url).path.strip("/").replace("/", "-") or "home"
+    _shot(page, f"{where}-{page.viewport_size['width']}-{page.evaluate('document.documentElement.lang')}")
     assert page.evaluate("document.documentElement.scrollWidth") <= width, page.url
     assert page.evaluate("window.__violations") == [], page.url
 

@@ -48,7 +48,7 @@ def test_a_teacher_lands_on_their_classes_and_a_parent_does_not(demo, client):
     assert r.status_code == 302 and r.headers["Location"].endswith("/teach/")
     parent = demo.test_client()
     r = parent.post("/login", data={"email": "parent@example.com", "password": "little-mouse-42"})
-    assert r.status_code == 302 and not r.headers["Location"].endswith("/teach/")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/family/")  # a parent on their kids
     # a safe ?next= still wins
     again = demo.test_client()
     r = again.post("/login?next=/teach/worksheet", data={"email": "teacher@example.com", "password": "black-cat-42"})
