@@ -159,7 +159,10 @@ def time_on_task(kid_ids, since: datetime | None = None) -> TimeOnTask:
                       sa.func.lag(moments.c.cap).over(**order).label("cap"),
                       sa.func.lag(moments.c.stop).over(**order).label("stop"),
                       moments.c.at).subquery("pairs")
-    gap = _seconds_between(pairs.c.prev, pairs.c.at)
+    # the gap once per pair (the CASE below reads it three times: computed there, SQLite computes it thrice)
+    gaps = sa.select(pairs.c.kid_id, pairs.c.lesson_id, pairs.c.prev, pairs.c.cap, pairs.c.stop,
+                     _seconds_between(pairs.c.prev, pairs.c.at).label("gap")).subquery("gaps")
+    pairs, gap = gaps, gaps.c.gap
     counted = sa.case((gap > pairs.c.stop, 0.0), (gap > pairs.c.cap, pairs.c.cap), (gap > 0, gap), else_=0.0)
     day = _local_day(pairs.c.prev)
     rows = db.session.execute(
