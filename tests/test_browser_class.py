@@ -32,10 +32,16 @@ def _a_busy_class(app) -> int:
                                    moves=[{"move": "A1", "verdict": "wrong"}], started_at=now - timedelta(seconds=120),
                                    finished_at=now - timedelta(seconds=120)))
             db.session.add(PlayedGame(kid_id=kid.id, kind="capture", size=9, komi=0.0, capture_goal=1,
-                                      kid_color="black", opponent="computer", level=1, moves=[], state="finished",
-                                      winner="black", finished_at=now))
+                                      kid_color="black", opponent="computer", level=1, moves=["pass"] * 12, ply=12,
+                                      state="finished", winner="black", created_at=now - timedelta(minutes=9),
+                                      finished_at=now - timedelta(minutes=1)))
         db.session.commit()
         return class_id
+
+
+def _a_kid(app) -> int:
+    with app.app_context():
+        return db.session.scalar(sa.select(User.id).where(User.name == "明明"))
 
 
 def _shot(page, name: str) -> None:
@@ -64,13 +70,21 @@ def test_the_class_pages_fit_the_screen_without_sideways_scrolling(demo, browser
         page.wait_for_url("**/teach/")  # the teacher lands on their classes
         tag = f"{device}-{locale[:2]}"
         _shot(page, f"classes-{tag}")
+        kid = _a_kid(demo)
         for name, path in (("dashboard", f"/teach/classes/{class_id}/dashboard"),
-                           ("class", f"/teach/classes/{class_id}")):
+                           ("class", f"/teach/classes/{class_id}"),
+                           ("kid", f"/teach/classes/{class_id}/kids/{kid}"),
+                           ("lessons", "/teach/lessons"),
+                           ("editor", "/teach/editor"),
+                           ("worksheet", "/teach/worksheet"),
+                           ("board", "/teach/board?size=9")):
             page.goto(url + path)
             _shot(page, f"{name}-{tag}")
             assert _sideways(page) <= 0, f"{name} scrolls sideways on a {device}"
         page.goto(url + f"/teach/classes/{class_id}/dashboard")
         assert page.locator(".kid-summary").count() == 4 and page.locator(".legend li").count() >= 6
+        assert page.locator(".kid-summary td.rank .rank-badge").count() == 4  # every kid's rank, and its legend
+        assert page.locator(".rank-legend").is_visible()
         if device == "phone":  # every kid's figures are on the phone, as one card each
             assert page.locator(".kid-summary").first.is_visible()
             assert not page.locator(".lesson-grid").is_visible()

@@ -109,6 +109,11 @@ def test_a_teacher_makes_a_puzzle_on_the_board_publishes_it_and_a_kid_plays_it(s
     page.click("button[value=publish]")
     page.wait_for_selector('[data-published="yes"]')
     shot(page, f"editor-publish-{device}-{lang}")
+    page.goto(server + "/teach/lessons")  # the list says it is out, and to which class
+    assert page.locator('li.own-lesson[data-published="yes"]').count() == 1
+    assert "Little Mice" in page.inner_text('li.own-lesson[data-published="yes"] .publish-state')
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[device]["width"]
+    shot(page, f"editor-list-{device}-{lang}")
     assert outside == []
     context.close()
 
@@ -129,6 +134,30 @@ def test_a_teacher_makes_a_puzzle_on_the_board_publishes_it_and_a_kid_plays_it(s
     k.wait_for_selector("#feedback.good")
     shot(k, f"editor-kid-{device}-{lang}")
     kid.close()
+
+
+@pytest.mark.parametrize("device, lang", [("tablet", "en"), ("phone", "zh")])
+def test_a_refused_puzzle_shows_the_teacher_each_wrong_move_and_its_answer(server, browser, device, lang):
+    """A mouse with a friend cannot be caught: the proof page says so in the teacher's language and lists every
+    first move with the computer's answer, on a page that fits the screen."""
+    context, page = teacher_page(browser, server, device, lang)
+    page.goto(server + "/teach/editor")
+    tap(page, "E4")
+    page.click("button[data-tool=white]")
+    tap(page, "E5")
+    tap(page, "E6")
+    page.click("button[data-tool=target]")
+    tap(page, "E5")
+    page.fill("input[name=text_zh]", "抓住白老鼠！")
+    page.fill("input[name=text_en]", "Catch the white mouse!")
+    page.click("#editor-form button[type=submit]")
+    page.wait_for_selector('[data-status="refused"]', timeout=90_000)
+    assert page.locator(".refused-reading ul.refutations li[data-reply]").count() >= 1
+    assert page.locator(".refused-reading .refuted").count() == 78  # every empty point: all are wrong
+    assert ("电脑应" if lang == "zh" else "The computer answers") in page.inner_text(".refused-reading")
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[device]["width"]
+    shot(page, f"editor-refused-{device}-{lang}")
+    context.close()
 
 
 @pytest.mark.parametrize("device, lang", [("tablet", "en"), ("phone", "zh")])

@@ -4,9 +4,12 @@ the charts and QR codes are drawn big enough to read and scan, nothing breaks th
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from datetime import timedelta
+from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 import sqlalchemy as sa
@@ -57,7 +60,16 @@ def _signed_in(browser, url, lang, size):
     return context, page
 
 
+def _shot(page, name: str) -> None:
+    folder = os.environ.get("PARENT_SHOTS")  # screenshots for people to look at, when asked for
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+
 def _fits(page, width):
+    where = urlparse(page.url).path.strip("/").replace("/", "-") or "home"
+    _shot(page, f"{where}-{page.viewport_size['width']}-{page.evaluate('document.documentElement.lang')}")
     assert page.evaluate("document.documentElement.scrollWidth") <= width, page.url
     assert page.evaluate("window.__violations") == [], page.url
 
@@ -68,6 +80,9 @@ def test_the_parent_pages_fit_phone_and_tablet_in_both_languages(family, browser
     url, ming = family
     width = SIZES[size][0]
     context, page = _signed_in(browser, url, lang, size)
+    _fits(page, width)  # where a parent lands
+    page.goto(f"{url}/family/kids/{ming}/week")
+    _fits(page, width)
     page.goto(f"{url}/family/kids/{ming}")
     _fits(page, width)
     charts = page.locator("svg.chart")

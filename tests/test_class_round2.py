@@ -48,7 +48,7 @@ def test_a_teacher_lands_on_their_classes_and_a_parent_does_not(demo, client):
     assert r.status_code == 302 and r.headers["Location"].endswith("/teach/")
     parent = demo.test_client()
     r = parent.post("/login", data={"email": "parent@example.com", "password": "little-mouse-42"})
-    assert r.status_code == 302 and not r.headers["Location"].endswith("/teach/")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/family/")  # a parent on their kids
     # a safe ?next= still wins
     again = demo.test_client()
     r = again.post("/login?next=/teach/worksheet", data={"email": "teacher@example.com", "password": "black-cat-42"})
@@ -250,7 +250,9 @@ def test_the_csv_and_both_dashboards_show_the_same_time_and_never_minus_zero(dem
     week_page = parent.get(f"/family/kids/{mingming}/week", headers=ZH).get_data(as_text=True)
     assert teacher_minutes == "4"
     assert re.search(r'data-minutes="(\d+)"', week_page).group(1) == teacher_minutes
-    assert f"⏱ {teacher_minutes} 分钟" in parent.get(f"/family/kids/{mingming}", headers=ZH).get_data(as_text=True)
+    kid_page = parent.get(f"/family/kids/{mingming}", headers=ZH).get_data(as_text=True)
+    assert f'data-week-minutes="{teacher_minutes}">⏱ 近 7 天 {teacher_minutes} 分钟' in kid_page
+    assert f'data-week-minutes="{teacher_minutes}"' in parent.get("/family/", headers=ZH).get_data(as_text=True)
     # the kid's page: per day, the week and per lesson, the same figure
     kid_page = client.get(f"/teach/classes/{class_id}/kids/{mingming}", headers=ZH).get_data(as_text=True)
     assert f'data-week-minutes="{teacher_minutes}"' in kid_page and "学习时间" in kid_page
@@ -351,3 +353,95 @@ def test_reloading_a_step_does_not_pile_up_moments(demo):
         shown = db.session.execute(sa.select(StepShown.lesson_id, StepShown.step)
                                    .where(StepShown.kid_id == kid)).all()
     assert sorted(shown) == [("web-first", 0), ("web-first", 1)]
+
+
+# ---------------------------------------------------------------------- games in time on task
+def _game(kid: int, start: datetime, ply: int, end: datetime | None, **fields) -> PlayedGame:
+    return PlayedGame(kid_id=kid, kind="capture", size=9, komi=0, capture_goal=1, kid_color="black",
+                      opponent=fields.pop("opponent", "computer"), level=1, moves=["pass"] * ply, ply=ply,
+                      state="finished" if end else "playing", created_at=start,
+                      updated_at=fields.pop("updated_at", end or start), finished_at=end, **fields)
+
+
+def test_games_count_in_time_on_task_for_the_teacher_and_the_parent_alike(demo, client):
+    """A game against the computer, a game left open, and a live game with a classmate all count in time on
+    task, bounded by their moves; the live game's records are not counted twice; the dashboard, the kid's page
+    and the parent's week show the same figure."""
+    from teach.models import LiveGame
+    from teach.web import timing
+
+    mingming, tom, class_id = kid_id(demo, "明明"), kid_id(demo, "Tom"), demo_class(demo)
+    t0 = utcnow().replace(microsecond=0) - timedelta(hours=3)
+    with demo.app_context():
+        db.session.add(_game(mingming, t0, 20, t0 + timedelta(minutes=10)))  # ten minutes, 20 moves: 10 minutes
+        # three moves, then left open for a day: three minutes, not a day
+        db.session.add(_game(tom, t0 - timedelta(days=2), 3, None, updated_at=t0 - timedelta(days=1)))
+        live_start = t0 + timedelta(hours=1)
+        live_end = live_start + timedelta(minutes=15)
+        live = LiveGame(group_id=class_id, black_id=mingming, white_id=tom, kind="capture", size=9, komi=0,
+                        capture_goal=1, moves=["pass"] * 30, ply=30, state="finished", created_at=live_start,
+                        updated_at=live_end, finished_at=live_end)
+        copies = [_game(k, live_end, 30, live_end, opponent="friend") for k in (mingming, tom)]
+        db.session.add_all([live, *copies])
+        db.session.flush()
+        live.black_record_id, live.white_record_id = copies[0].id, copies[1].id
+        db.session.commit()
+    with demo.test_request_context():
+        t = timing.time_on_task([mingming, tom])
+        assert t.games(mingming) == 600 + 900 and t.total(mingming) == 1500
+        assert t.games(tom) == 180 + 900
+        assert t.week(mingming, timing.today()) == 1500
+    teacher_login(client)
+    page = client.get(f"/teach/classes/{class_id}/dashboard", headers=EN).get_data(as_text=True)
+    week = dict(re.findall(r'data-kid="(\d+)" data-finished="\d+" data-games="\d+" data-week-minutes="(\d+)"', page))
+    assert week[str(mingming)] == "25" and week[str(tom)] == "18"
+    assert re.search(rf'data-kid="{mingming}".*?data-game-minutes="(\d+)"', page, re.S).group(1) == "25"
+    kid_page = client.get(f"/teach/classes/{class_id}/kids/{mingming}", headers=ZH).get_data(as_text=True)
+    assert 'data-week-minutes="25"' in kid_page
+    assert 'data-lesson="@games" data-minutes="25">♟️ 对局' in kid_page
+    parent = demo.test_client()
+    parent.post("/login", data={"email": "parent@example.com", "password": "little-mouse-42"})
+    week_page = parent.get(f"/family/kids/{mingming}/week", headers=ZH).get_data(as_text=True)
+    assert re.search(r'data-minutes="25" [^>]*data-game-minutes="25"', week_page) and "其中下棋 25 分钟" in week_page
+    with demo.test_request_context():
+        from teach.web import weeks
+
+        assert weeks.last_weeks(mingming)[-1].minutes == 25 and weeks.last_weeks(mingming)[-1].game_minutes == 25
+
+
+# ---------------------------------------------------------------------- ranks on the dashboard
+def test_the_dashboard_shows_each_kids_rank_as_their_map_counts_it_with_a_legend(demo, client):
+    """Each kid's rank (25级 → 1级) on the dashboard is the one the kid's own map shows, from lessons, practice,
+    games against the computer and the placement test; games with a friend add no rank points, and the legend
+    says how ranks are climbed."""
+    from teach.lessons.practice import PracticeKey
+    from teach.models import RankPlacement
+    from teach.web import rank
+
+    mingming, tom, lily, class_id = kid_id(demo, "明明"), kid_id(demo, "Tom"), kid_id(demo, "Lily"), demo_class(demo)
+    now = utcnow().replace(microsecond=0)
+    practice = PracticeKey.PREFIX + "capture:2:7"
+    with demo.app_context():
+        db.session.add(LessonProgress(kid_id=mingming, lesson_id="web-first", step=2, stars=3, finished_at=now))
+        for step in (0, 1, 1):  # two puzzles of a level-2 set (one solved twice): 4 points
+            db.session.add(Attempt(kid_id=mingming, lesson_id=practice, step=step, result="solved", moves=[],
+                                   started_at=now, finished_at=now))
+        db.session.add(_game(tom, now - timedelta(hours=1), 10, now, winner="black"))  # won: 6 points
+        db.session.add(_game(tom, now - timedelta(hours=1), 10, now, winner="black", opponent="friend"))  # none
+        db.session.add(RankPlacement(kid_id=lily, points=300, answers=[], taken_at=now))
+        db.session.commit()
+    with demo.test_request_context():
+        expected = {k: rank.rank_of(k) for k in (mingming, tom, lily)}
+    assert expected[mingming].points == 16 + 4 and expected[tom].points == 6 and expected[lily].points == 300
+    teacher_login(client)
+    page = client.get(f"/teach/classes/{class_id}/dashboard", headers=EN).get_data(as_text=True)
+    shown = {int(k): (int(kyu), int(p)) for k, kyu, p in re.findall(
+        r'data-kid="(\d+)".*?data-kyu="(\d+)" data-points="(\d+)"', page, re.S)}
+    for k, r in expected.items():
+        assert shown[k] == (r.kyu, r.points)
+    assert f'<span class="rank-badge">{expected[lily].kyu} kyu</span>' in page
+    assert "Rank: from 25 kyu" in page and "Rank points:" in page
+    games = dict(re.findall(r'data-kid="(\d+)" data-finished="\d+" data-games="(\d+)"', page))
+    assert games[str(tom)] == "2"  # games played: both, the friend's too
+    zh = client.get(f"/teach/classes/{class_id}/dashboard", headers=ZH).get_data(as_text=True)
+    assert f'<span class="rank-badge">{expected[lily].kyu}级</span>' in zh and "级位：从 25级" in zh

@@ -109,6 +109,38 @@ def test_a_puzzle_nobody_can_solve_is_refused_in_the_teachers_language(demo, cli
     assert counts(demo)[1] == 0
 
 
+def _reading(page: str) -> tuple[list[str], dict[str, str]]:
+    winning = re.findall(r'<li data-move="(\w+)">✓', page)
+    refuted = {m: reply for reply, moves in re.findall(r'<li data-reply="(\w*)">(.*?)</li>', page)
+               for m in re.findall(r'data-move="(\w+)"', moves)}
+    return winning, refuted
+
+
+@pytest.mark.parametrize("headers, says, answers", [
+    (EN, "No first move reaches the goal", "The computer answers"),
+    (ZH, "没有哪一步能达到目标", "电脑应"),
+])
+def test_a_refused_puzzle_shows_every_wrong_first_move_and_its_refutation(demo, client, headers, says, answers):
+    """The teacher sees why the reader refused the puzzle: each first move it found wrong and the computer's
+    answer to it, in the teacher's language, on the same page as the refusal."""
+    teacher_login(client)
+    start = Game.from_sgf("(;SZ[9]AB[ed]AW[ee][ef])")
+    r = client.post("/teach/editor", data={**FORM, "rows": "/".join(start.board_rows())}, headers=headers)
+    status, page = prove(demo, client, r, headers)
+    assert status == "refused" and says in page and answers in page
+    assert 'data-reading="yes"' in page
+    winning, refuted = _reading(page)
+    assert winning == []  # nothing wins, and every legal first move is listed with what refutes it
+    assert set(refuted) == set(start.legal_moves())
+    # each refutation is a move the computer can play after the kid's
+    for move, reply in refuted.items():
+        if reply:
+            after = Game.from_sgf("(;SZ[9]AB[ed]AW[ee][ef])")
+            after.play(move)
+            after.play(reply)
+    assert counts(demo)[1] == 0
+
+
 @pytest.mark.parametrize("change, says", [
     ({"rows": "/".join(["." * 9] * 9)}, "Put some stones on the board first."),
     ({"rows": "XX/OO"}, "The board could not be read."),
@@ -128,6 +160,20 @@ def test_a_puzzle_the_quick_checks_refuse_is_not_queued_and_keeps_the_form(demo,
     page = r.get_data(as_text=True)
     assert r.status_code == 422 and says in page
     assert "Catch the white mouse!" in page or change.get("text_en") == "  "
+    assert counts(demo) == (0, 0)
+
+
+@pytest.mark.parametrize("change, says", [
+    ({"rows": "/".join(["." * 9] * 9)}, "请先在棋盘上摆几颗棋子。"),
+    ({"goal": "win"}, "请选择孩子要完成的目标。"),
+    ({"target": "E5 E6"}, "目标棋子必须是同一种颜色。"),
+    ({"text_en": ""}, "请用中英文两种语言写题目说明。"),
+])
+def test_the_editors_quick_checks_answer_in_chinese_in_the_chinese_interface(demo, client, change, says):
+    teacher_login(client)
+    r = client.post("/teach/editor", data={**FORM, **change}, headers=ZH)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 422 and says in page and "The puzzle was not saved" not in page
     assert counts(demo) == (0, 0)
 
 
@@ -284,6 +330,37 @@ def test_a_made_puzzle_is_a_draft_until_published_to_the_classes_chosen(demo, ou
     assert not _kid_sees(demo, "CAT234", "Lily", "star,apple,sun", lesson_id)
     client.post(f"/teach/lessons/{pk}/classes", data={"class": [other], "action": "draft"})
     assert not _kid_sees(demo, "OTHER2", "Zed", "cat,cat,cat", lesson_id)
+
+
+def _listed(client, pk: int, headers=EN) -> str:
+    page = client.get("/teach/lessons", headers=headers).get_data(as_text=True)
+    return re.search(rf'<li class="own-lesson card" data-lesson="{pk}".*?</li>', page, re.S).group(0)
+
+
+def test_the_list_of_own_lessons_says_draft_or_published_and_to_which_classes(demo, outsider, client):
+    """From the list itself a teacher sees which lessons kids see and where, and publishes or unpublishes."""
+    from teach.models import Group
+
+    teacher_login(client)
+    pk = _saved_puzzle(demo, client)
+    with demo.app_context():
+        lesson_id = db.session.get(TeacherLesson, pk).lesson_id
+        mine = db.session.scalar(sa.select(Group).where(Group.code == "CAT234"))
+        mine_id, mine_name = mine.id, mine.name
+    item = _listed(client, pk)
+    assert 'data-published="no"' in item and "Draft: no kid sees it yet" in item and "Catch the white mouse" in item
+    assert f'href="/teach/lessons/{pk}/classes"' in item and "Choose the classes and publish" in item
+    assert "草稿" in _listed(client, pk, ZH)
+    client.post(f"/teach/lessons/{pk}/classes", data={"class": mine_id, "action": "publish"})
+    item = _listed(client, pk)
+    assert 'data-published="yes"' in item and f"Published to: {mine_name}" in item and "Other" not in item
+    assert f"已发布给：{mine_name}" in _listed(client, pk, ZH)
+    assert _kid_sees(demo, "CAT234", "Lily", "star,apple,sun", lesson_id)
+    # "back to draft" is a button of the list, and answers with the list
+    r = client.post(f"/teach/lessons/{pk}/classes", data={"action": "draft", "back": "list"})
+    assert r.status_code == 302 and r.headers["Location"].endswith("/teach/lessons")
+    assert 'data-published="no"' in _listed(client, pk)
+    assert not _kid_sees(demo, "CAT234", "Lily", "star,apple,sun", lesson_id)
 
 
 def test_publishing_to_a_class_that_is_not_yours_changes_nothing(demo, outsider, client):

@@ -54,7 +54,25 @@ def prove(request: dict) -> dict:
         answer.update(lesson=_lesson(lesson), source=source)
         if request["kind"] == "sgf":  # the board editor shows every winning first move and each refutation
             answer["solution"] = authoring.solution_of(lesson)
+    elif request["kind"] == "sgf":  # refused: what the reader found is why, and the editor's page shows it
+        answer["solution"] = _refused_solution(setup, request)
     return answer
+
+
+def _refused_solution(setup, request: dict) -> dict | None:
+    """The reader's reading of a refused board-editor puzzle (the proof just made it, so its cache answers):
+    the winning first moves, the refutation of every other one, and the moves it could not decide."""
+    from . import authoring
+    from .check import solve
+    from .step import build_step
+
+    built, _errors = build_step(authoring.puzzle_step(setup, request["goal"], list(request["targets"]),
+                                                      request["text"]), setup.size, prove=False)
+    if built is None or built.kind != "puzzle":
+        return None
+    found = solve(built.position, built.to_play, built.goal_object())
+    return {"status": found.status, "winning": dict(found.winning), "refutations": dict(found.refutations),
+            "unknown": list(found.unknown)}
 
 
 def run(request: dict, deadline: float, on_start: Callable[[int], None] | None = None) -> dict:

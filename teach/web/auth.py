@@ -94,8 +94,8 @@ def login():
 
 
 def landing(user: User) -> str:
-    """Where an adult arrives after signing in or up: a teacher on their classes, anyone else on the front door."""
-    return url_for("teacher.classes") if user.role == "teacher" else url_for("main.home")
+    """Where an adult arrives after signing in or up: a teacher on their classes, a parent on their kids."""
+    return url_for("teacher.classes") if user.role == "teacher" else url_for("parent.home")
 
 
 def _signup_refused(form: SignupForm) -> None:

@@ -34,7 +34,7 @@ def week_charts(last: list[weeks.Week]) -> list[tuple[str, str, object]]:
                     _("%(start)s to %(end)s: %(what)s", start=_day(w.start), end=_day(w.end), what=spoken(value(w))))
                 for i, w in enumerate(last)]
 
-    charts = [("minutes", _("Minutes of practice, week by week"), lambda w: w.minutes,
+    charts = [("minutes", _("Minutes of practice and games, week by week"), lambda w: w.minutes,
                lambda n: _("%(n)d minutes", n=n), _("No practice in these weeks yet.")),
               ("solved", _("Puzzles solved, week by week"), lambda w: w.solved,
                lambda n: ngettext("%(num)d puzzle solved", "%(num)d puzzles solved", n),

@@ -77,6 +77,8 @@ def _summary(kid: User, grid, cat) -> dict:
                                  .where(StickerAward.kid_id == kid.id))
     return {"kid": kid, "week": classroom.this_week(kid, grid, cat), "stars": sum(c.stars for c in cells),
             "stickers": stickers, "minutes": timing.minutes(grid.time.total(kid.id)),
+            # the teacher's "7 days" figure: the card is about this week, so its time is too
+            "week_minutes": timing.minutes(grid.time.week(kid.id, timing.today())),
             "next": classroom.next_to_practise(kid, content.ordered_lessons(), grid)}
 
 
@@ -219,12 +221,15 @@ def week(kid_id: int):
         .order_by(StickerAward.awarded_at))]
     puzzles = db.session.scalar(sa.select(sa.func.count()).where(Attempt.kid_id == kid.id,
                                                                  Attempt.started_at >= since))
-    seconds = grid.time.week(kid.id, timing.today())  # the teacher's figure, over the last seven days
+    today = timing.today()
+    seconds = grid.time.week(kid.id, today)  # the teacher's figure, over the last seven days, games included
+    game_seconds = grid.time.games_days(kid.id, today - timedelta(days=6), today)
     due = [a for a in classroom.assignments_for(kid) if a.is_practice or (
         a.lesson_id in cat.lessons and grid.get(kid.id, a.lesson_id).finished is None)]
     s["next"] = _practise_next(kid, grid, cat)
     return render_template("parent/week.html", kid=kid, s=s, since=since.date(), until=now.date(),
                            finished=finished, new_stickers=new_stickers, minutes=timing.minutes(seconds),
+                           game_minutes=timing.minutes(game_seconds),
                            tries=puzzles, solved=weeks.last_weeks(kid.id, 1, now)[0].solved, assignments=due,
                            catalog=cat, practice_names=drill_names(g.lang),
                            weak=classroom.weak_topics(kid, cat)[:3], today=now.date())

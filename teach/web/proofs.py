@@ -170,6 +170,8 @@ def finish(job_id: int, runner: str, answer: dict, deadline: float) -> str:
         current_app.logger.warning("proof job %s stopped: %s", job_id, answer.get("detail"))
     elif answer["status"] == "errors":
         result["problem"] = None if result["errors"] else "unproven"
+        if answer.get("solution"):  # a refused board-editor puzzle: the reading that refused it, for its page
+            result["solution"] = answer["solution"]
     else:
         job = db.session.get(ProofJob, job_id)
         if job is None:  # its teacher was deleted meanwhile

@@ -7,6 +7,12 @@ the window, or thinking long, counts as two minutes), and a gap longer than ``BR
 tablet was put away). A one-move puzzle so counts the time from the puzzle appearing to the tap, not the zero
 seconds from its first move to its end.
 
+Games count too (against the computer, with a friend at the same tablet, and live games with a classmate), under
+the key ``GAMES``: a game's start and its last move are two moments, and the time between them counts bounded by
+the moves played, at most ``GAME_MOVE_SECONDS`` a move (games keep no time of each move; a game left open for a
+day after three moves counts three minutes, not a day). A live game counts for both children, from its own row
+(the records each child gets when it ends are copies, not counted again).
+
 One query gives every kid × lesson × day, from which the pages read per lesson, per day and per week.
 """
 
@@ -19,12 +25,17 @@ from datetime import date, datetime, timedelta
 import sqlalchemy as sa
 from flask import current_app
 
-from teach.models import Attempt, StepShown, utcnow
+from teach.models import Attempt, LiveGame, PlayedGame, StepShown, utcnow
 from teach.web.extensions import db
 
 IDLE_CAP = 120  # seconds one gap between two moments may count for
 BREAK = 30 * 60  # seconds without a moment after which the kid had stopped
 DEFAULT_UTC_OFFSET = 8  # hours: a class's day starts at midnight Beijing time unless TIMING_UTC_OFFSET_HOURS says
+
+
+GAMES = "@games"  # the key of game time among the lesson ids (no lesson id has an @)
+GAME_MOVE_SECONDS = 60  # a move of a game (the kid's or the other side's) accounts for at most this long
+NO_BREAK = 10.0 ** 9  # the gap from a game's start to its end is bounded by its moves, never cut as a break
 
 
 RESHOWN = 60  # seconds within which the same step shown again (a reload, a second tab) is not a new moment
@@ -92,6 +103,14 @@ class TimeOnTask:
     def total(self, kid_id: int) -> float:
         return self._kid.get(kid_id, 0.0)
 
+    def games(self, kid_id: int) -> float:
+        """Seconds of games, in all (included in every other figure)."""
+        return self.lesson(kid_id, GAMES)
+
+    def games_days(self, kid_id: int, first: date, last: date) -> float:
+        return sum(s for (k, lesson_id, d), s in self.cells.items()
+                   if k == kid_id and lesson_id == GAMES and first <= d <= last)
+
 
 def today() -> date:
     """Today in the class's time zone (the days time on task is counted in)."""
@@ -100,22 +119,51 @@ def today() -> date:
 
 def time_on_task(kid_ids, since: datetime | None = None) -> TimeOnTask:
     """Time on task of these kids (a list or a subquery of ids), from ``since`` (UTC) if given: one query."""
-    moments = sa.union_all(
-        sa.select(StepShown.kid_id, StepShown.lesson_id, StepShown.shown_at.label("at"))
-        .where(StepShown.kid_id.in_(kid_ids), *([StepShown.shown_at >= since] if since else [])),
-        sa.select(Attempt.kid_id, Attempt.lesson_id, Attempt.started_at.label("at"))
-        .where(Attempt.kid_id.in_(kid_ids), *([Attempt.started_at >= since] if since else [])),
-        sa.select(Attempt.kid_id, Attempt.lesson_id, Attempt.finished_at.label("at"))
-        .where(Attempt.kid_id.in_(kid_ids), Attempt.finished_at.is_not(None),
-               *([Attempt.finished_at >= since] if since else [])),
-    ).subquery("moments")
+    def after(column):
+        return [column >= since] if since else []
+
+    cap, stop = sa.literal(float(IDLE_CAP)).label("cap"), sa.literal(float(BREAK)).label("stop")
+    games = sa.literal(GAMES).label("lesson_id")
+    # a game's start bounds the gap after it by the game's moves; its last move is a moment like an answer's end
+    game_cap = (sa.cast(PlayedGame.ply, sa.Float) * GAME_MOVE_SECONDS).label("cap")
+    live_cap = (sa.cast(LiveGame.ply, sa.Float) * GAME_MOVE_SECONDS).label("cap")
+    no_break = sa.literal(NO_BREAK).label("stop")
+    game_end = sa.func.coalesce(PlayedGame.finished_at, PlayedGame.updated_at)
+    live_end = sa.func.coalesce(LiveGame.finished_at, LiveGame.updated_at)
+    live_copy = sa.exists().where(sa.or_(LiveGame.black_record_id == PlayedGame.id,
+                                         LiveGame.white_record_id == PlayedGame.id))
+    own_games = [PlayedGame.kid_id.in_(kid_ids), ~live_copy, *after(PlayedGame.created_at)]
+    branches = [
+        sa.select(StepShown.kid_id, StepShown.lesson_id, StepShown.shown_at.label("at"), cap, stop)
+        .where(StepShown.kid_id.in_(kid_ids), *after(StepShown.shown_at)),
+        sa.select(Attempt.kid_id, Attempt.lesson_id, Attempt.started_at.label("at"), cap, stop)
+        .where(Attempt.kid_id.in_(kid_ids), *after(Attempt.started_at)),
+        sa.select(Attempt.kid_id, Attempt.lesson_id, Attempt.finished_at.label("at"), cap, stop)
+        .where(Attempt.kid_id.in_(kid_ids), Attempt.finished_at.is_not(None), *after(Attempt.finished_at)),
+        sa.select(PlayedGame.kid_id, games, PlayedGame.created_at.label("at"), game_cap, no_break)
+        .where(*own_games),
+        sa.select(PlayedGame.kid_id, games, game_end.label("at"), cap, stop)
+        .where(*own_games, PlayedGame.ply > 0),
+    ]
+    for player in (LiveGame.black_id, LiveGame.white_id):
+        live = [player.in_(kid_ids), *after(LiveGame.created_at)]
+        branches.append(sa.select(player.label("kid_id"), games, LiveGame.created_at.label("at"), live_cap, no_break)
+                        .where(*live))
+        branches.append(sa.select(player.label("kid_id"), games, live_end.label("at"), cap, stop)
+                        .where(*live, LiveGame.ply > 0))
+    moments = sa.union_all(*branches).subquery("moments")
     order = {"partition_by": moments.c.kid_id, "order_by": moments.c.at}
     pairs = sa.select(moments.c.kid_id,
                       sa.func.lag(moments.c.lesson_id).over(**order).label("lesson_id"),
                       sa.func.lag(moments.c.at).over(**order).label("prev"),
+                      sa.func.lag(moments.c.cap).over(**order).label("cap"),
+                      sa.func.lag(moments.c.stop).over(**order).label("stop"),
                       moments.c.at).subquery("pairs")
-    gap = _seconds_between(pairs.c.prev, pairs.c.at)
-    counted = sa.case((gap > BREAK, 0.0), (gap > IDLE_CAP, float(IDLE_CAP)), (gap > 0, gap), else_=0.0)
+    # the gap once per pair (the CASE below reads it three times: computed there, SQLite computes it thrice)
+    gaps = sa.select(pairs.c.kid_id, pairs.c.lesson_id, pairs.c.prev, pairs.c.cap, pairs.c.stop,
+                     _seconds_between(pairs.c.prev, pairs.c.at).label("gap")).subquery("gaps")
+    pairs, gap = gaps, gaps.c.gap
+    counted = sa.case((gap > pairs.c.stop, 0.0), (gap > pairs.c.cap, pairs.c.cap), (gap > 0, gap), else_=0.0)
     day = _local_day(pairs.c.prev)
     rows = db.session.execute(
         sa.select(pairs.c.kid_id, pairs.c.lesson_id, day.label("day"), sa.func.sum(counted))

@@ -26,7 +26,8 @@ WEEKS = 8  # two months: enough to see a habit, few enough bars for a phone
 class Week:
     start: datetime
     end: datetime
-    seconds: float = 0.0
+    seconds: float = 0.0  # games included
+    game_seconds: float = 0.0
     tries: int = 0
     solved: int = 0
     stickers: int = 0
@@ -34,6 +35,10 @@ class Week:
     @property
     def minutes(self) -> int:
         return round(self.seconds / 60)
+
+    @property
+    def game_minutes(self) -> int:
+        return timing.minutes(self.game_seconds)
 
 
 def last_weeks(kid_id: int, weeks: int = WEEKS, now: datetime | None = None) -> list[Week]:
@@ -55,6 +60,7 @@ def last_weeks(kid_id: int, weeks: int = WEEKS, now: datetime | None = None) -> 
     for i, week in enumerate(found):
         last = today - timedelta(days=7 * (weeks - 1 - i))
         week.seconds = spent.days(kid_id, last - timedelta(days=6), last)
+        week.game_seconds = spent.games_days(kid_id, last - timedelta(days=6), last)
     solved: dict[int, set[tuple[str, int]]] = {}
     for lesson_id, step, result, started in db.session.execute(
             sa.select(Attempt.lesson_id, Attempt.step, Attempt.result, Attempt.started_at)

@@ -16,7 +16,7 @@ from flask_login import current_user
 
 from teach.go.judge import GOALS
 from teach.lessons import authoring, check_text
-from teach.models import Membership, ProofJob, TeacherLesson, utcnow
+from teach.models import Group, Membership, ProofJob, TeacherLesson, TeacherLessonClass, utcnow
 from teach.web import classroom, content, proofs
 from teach.web.access import teacher_required
 from teach.web.board import render_board
@@ -45,7 +45,20 @@ def own_lessons():
                               .order_by(TeacherLesson.created_at)).all()
     jobs = db.session.scalars(sa.select(ProofJob).where(ProofJob.owner_id == current_user.id)
                               .order_by(ProofJob.id.desc()).limit(RECENT_JOBS)).all()
-    return render_template("teacher/lessons.html", mine=mine, jobs=jobs, errors=errors), (status if errors else 200)
+    return render_template("teacher/lessons.html", mine=mine, jobs=jobs, errors=errors,
+                           published_to=_published_to([l.id for l in mine]), typed=classroom.typed_lesson), \
+        (status if errors else 200)
+
+
+def _published_to(lesson_pks: list[int]) -> dict[int, list[str]]:
+    """The names of the classes each of these lessons is published to (one query)."""
+    found: dict[int, list[str]] = {}
+    if lesson_pks:
+        for pk, name in db.session.execute(
+                sa.select(TeacherLessonClass.lesson_pk, Group.name).join(Group, Group.id == TeacherLessonClass.group_id)
+                .where(TeacherLessonClass.lesson_pk.in_(lesson_pks)).order_by(Group.name, Group.id)):
+            found.setdefault(pk, []).append(name)
+    return found
 
 
 def _queue_upload(upload) -> tuple[list[dict], ProofJob | None]:

@@ -217,13 +217,16 @@ def editor_proof(job_id: int):
     solution = result.get("solution") or {}
     winning = solution.get("winning") or {}
     refutations = solution.get("refutations") or {}
+    unknown = [m for m in solution.get("unknown") or [] if isinstance(m, str)]
     point_classes = {m: ["winning"] for m in winning}
-    board = render_board(game.board_rows(), lang=g.lang, labels={m: "✓" for m in winning},
+    board = render_board(game.board_rows(), lang=g.lang, labels={**{m: "?" for m in unknown},
+                                                                 **{m: "✓" for m in winning}},
                          point_classes=point_classes)
     again = url_for("teacher.board_editor", size=game.size)
     return render_template("teacher/editor_proof.html", job=job, result=result, board=board, winning=winning,
                            messages=[proof_message(e.get("message", "")) for e in result.get("errors") or []],
-                           refutations=_by_reply(refutations), to_play=setup.get("to_play", "black"),
+                           refutations=_by_reply(refutations), unknown=unknown, solution=bool(solution),
+                           to_play=setup.get("to_play", "black"),
                            goal_label=GOAL_LABELS.get(job.fields.get("goal"), ""), again=again,
                            text=(job.fields.get("text") or {}).get(g.lang, ""),
                            deadline=int(proofs.setting("PROOF_DEADLINE_SECONDS")))
@@ -319,6 +322,8 @@ def publish_lesson(lesson_pk: int):
             stored.published_at = stored.published_at or utcnow()
         if not errors:
             db.session.commit()
+            if request.form.get("back") == "list":  # published or unpublished from the list of own lessons
+                return redirect(url_for("teacher.own_lessons"))
             return redirect(url_for("teacher.publish_lesson", lesson_pk=stored.id))
         chosen = picked_ids
     lesson = classroom.typed_lesson(stored)

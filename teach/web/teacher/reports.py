@@ -13,8 +13,9 @@ import sqlalchemy as sa
 from flask import Response, abort, g, render_template, request
 from flask_login import current_user
 
-from teach.models import Assignment, Attempt, Group, PlayedGame, User, utcnow
-from teach.web import classroom, content, games, links, messages, timing
+from teach.lessons.practice import PracticeKey
+from teach.models import Assignment, Attempt, Group, PlayedGame, RankPlacement, User, utcnow
+from teach.web import classroom, content, games, links, messages, rank, timing
 from teach.web.access import teacher_required
 from teach.web.board import render_board, rows_after
 from teach.web.extensions import db
@@ -43,6 +44,7 @@ def _dashboard_data(group: Group) -> dict:
     today = date.today()
     class_day = timing.today()
     games = _games_played(group)
+    ranks = _ranks(group, kids, grid)
     topics = [(t, [l for l in lessons if l.topic == t.id]) for t in cat.topics]
     topics = [(t, ls) for t, ls in topics if ls]
     by_kid: dict[int, dict[str, classroom.Cell]] = {k.id: {} for k in kids}
@@ -80,7 +82,7 @@ def _dashboard_data(group: Group) -> dict:
             "today": grid.time.day(kid_id, class_day), "week": grid.time.week(kid_id, class_day),
             "total": grid.time.total(kid_id),
             "topics": [(t, sum(1 for l in ls if l.id in finished), len(ls)) for t, ls in topics],
-            "games": games.get(kid_id, (0, 0)),
+            "games": games.get(kid_id, (0, 0)), "game_time": grid.time.games(kid_id), "rank": ranks[kid_id],
         })
     overdue = sorted(((by_id[kid_id], cat.lessons[lid], d) for (kid_id, lid), d in due.items()
                       if d < today and lid in cat.lessons and grid.get(kid_id, lid).finished is None),
@@ -102,6 +104,39 @@ def _games_played(group: Group) -> dict[int, tuple[int, int]]:
         sa.select(PlayedGame.kid_id, sa.func.count(), won)
         .where(PlayedGame.kid_id.in_(classroom.kid_ids_of(group.id)), PlayedGame.state == "finished")
         .group_by(PlayedGame.kid_id))}
+
+
+def _ranks(group: Group, kids: list[User], grid: classroom.Grid) -> dict[int, rank.Rank]:
+    """Each kid's rank, counted as the kid's map counts it (``rank.rank_points`` over the same rows): finished
+    lessons from the grid, and one query for the class's solved practice puzzles, games against the computer and
+    placement tests."""
+    kid_ids = classroom.kid_ids_of(group.id)
+    practice = sa.select(sa.literal("a").label("kind"), Attempt.kid_id.label("kid_id"), Attempt.lesson_id.label("key"),
+                         Attempt.step.label("step"), Attempt.finished_at.label("at"), sa.literal(0).label("value")
+                         ).where(Attempt.kid_id.in_(kid_ids), Attempt.result == "solved",
+                                 Attempt.finished_at.is_not(None), Attempt.lesson_id.like(PracticeKey.PREFIX + "%"))
+    played = sa.select(sa.literal("g"), PlayedGame.kid_id, sa.literal(""), sa.literal(0), PlayedGame.finished_at,
+                       sa.case((PlayedGame.winner == PlayedGame.kid_color, 1), else_=0)).where(
+        PlayedGame.kid_id.in_(kid_ids), PlayedGame.state == "finished", PlayedGame.opponent != "friend",
+        PlayedGame.finished_at.is_not(None))
+    placed = sa.select(sa.literal("p"), RankPlacement.kid_id, sa.literal(""), sa.literal(0), RankPlacement.taken_at,
+                       RankPlacement.points).where(RankPlacement.kid_id.in_(kid_ids))
+    records = {k.id: rank.Record(solved=[], games=[], placement=None) for k in kids}
+    for kind, kid_id, key, step, at, value in db.session.execute(sa.union_all(practice, played, placed)):
+        found = records.get(kid_id)
+        if found is None:
+            continue
+        if kind == "a":
+            found.solved.append((key, step, at))
+        elif kind == "g":
+            found.games.append((at, bool(value)))
+        else:
+            found.placement = int(value)
+    finished: dict[int, list[tuple[str, int]]] = {k.id: [] for k in kids}
+    for (kid_id, lesson_id), cell in grid.cells.items():
+        if cell.finished and kid_id in finished:
+            finished[kid_id].append((lesson_id, cell.stars))
+    return {k.id: rank.rank_for_points(rank.rank_points(finished[k.id], records[k.id])) for k in kids}
 
 
 def _practice_progress(group: Group, kids: list[User], assignments) -> list[dict]:
@@ -220,7 +255,7 @@ def kid_detail(class_id: int, kid_id: int):
                        key=lambda x: -x[1])
     return render_template("teacher/kid.html", group=group, kid=kid, catalog=cat,
                            days=days, week=spent.week(kid.id, today), total=spent.total(kid.id),
-                           by_lesson=by_lesson, minutes=timing.minutes,
+                           by_lesson=by_lesson, minutes=timing.minutes, games_key=timing.GAMES,
                            timeline=classroom.timeline(kid, cat), weak=classroom.weak_topics(kid, cat),
                            attempts=attempts, games=games.recent_for(kid.id), now=utcnow(),
                            **links.kid_links(kid, current_user))
