@@ -6,7 +6,8 @@
     move, ``is_legal`` for every empty point for the side to move, and the stones on the board. The games prefer
     captures, so they are full of kos and run into superko.
 (c) the curriculum: every puzzle proven as ``teach lessons check`` proves it, and the winning first moves of the
-    capture and save puzzles against GNU Go's answers, kept in tests/golden/ (``make golden`` asks GNU Go again).
+    capture and save puzzles (GNU Go's tactical reading) and of the kill and live puzzles (its owl reading of whole
+    groups) against GNU Go's answers, kept in tests/golden/ (``make golden`` asks GNU Go again).
 """
 
 from __future__ import annotations
@@ -203,11 +204,14 @@ def _stones(game: Game, letter: str) -> set[str]:
 
 
 # ------------------------------------------------------------------------- (c) the curriculum against GNU Go
-# GNU Go's answers for every capture and save puzzle are kept in a golden file (``make golden`` asks GNU Go again):
+# GNU Go's answers for every capture, save, kill and live puzzle are kept in a golden file (``make golden`` asks GNU Go again):
 # the judge is compared with them without starting GNU Go, each entry carries a hash of its puzzle so a changed
 # puzzle cannot be compared with stale answers, and a few puzzles are asked live so the file cannot drift.
 GOLDEN = Path(__file__).resolve().parent / "golden" / "gnugo_capture_puzzles.json"
-GOLDEN_GOALS = ("capture", "save")
+GOLDEN_GOALS = ("capture", "save", "kill", "live")
+# A kill or live puzzle is a question about a whole group, which GNU Go's owl code answers; owl reading refuses to
+# start inside trymove, so each move is played and taken back (play/undo) instead.
+OWL_QUESTION = {"kill": "owl_defend", "live": "owl_attack"}
 
 
 def _sgf_point(name: str, size: int) -> str:
@@ -223,7 +227,8 @@ def _puzzle_sgf(game: Game) -> str:
 
 
 def golden_puzzles(catalog) -> dict[str, tuple]:
-    """``lesson#step`` -> (puzzle, start position, position hash) for every single-target capture or save puzzle."""
+    """``lesson#step`` -> (puzzle, start position, position hash) for every single-target capture, save, kill or live
+    puzzle."""
     found = {}
     for lesson_id, lesson in sorted(catalog.lessons.items()):
         for step, puzzle in enumerate(lesson.steps, 1):
@@ -237,23 +242,51 @@ def golden_puzzles(catalog) -> dict[str, tuple]:
 
 def ask_gnugo(engine: GnuGo, puzzle, game: Game, folder: Path) -> dict[str, str]:
     """GNU Go's result code for each legal first move, where it is not 0: ``does_attack`` for a capture; for a save,
-    ``attack`` of the target after the move (trymove/popgo), so 0 there means the move saves it."""
+    ``attack`` of the target after the move (trymove/popgo), so 0 there means the move saves it; for a kill,
+    ``owl_defend`` of the target after the move (0: the group cannot live any more; a move that takes the target off
+    the board kills it too); for a live, ``owl_attack`` after the move (0: the group can no longer be killed)."""
     (target,) = puzzle.targets
     sgf = folder / "puzzle.sgf"
     sgf.write_text(_puzzle_sgf(game))
     moves = list(game.legal_moves())
+    color = game.to_play
     if puzzle.goal == "capture":
         answers = engine.ask([f"loadsgf {sgf}"] + [f"does_attack {m} {target}" for m in moves])[1:]
-    else:
-        color = game.to_play
+    elif puzzle.goal == "save":
         replies = engine.ask([f"loadsgf {sgf}"] + [c for m in moves
                                                     for c in (f"trymove {color} {m}", f"attack {target}", "popgo")])
         answers = [replies[2 + 3 * i].split()[0] for i in range(len(moves))]
+    else:
+        answers = []
+        engine.ask([f"loadsgf {sgf}"])
+        for m in moves:
+            engine.ask([f"play {color} {m}"])
+            (stones,) = engine.ask([f"list_stones {'white' if color == 'black' else 'black'}"]) \
+                if puzzle.goal == "kill" else ("",)
+            if puzzle.goal == "kill" and target not in stones.split():
+                answers.append("0")  # the move captured the target: nothing is left to live
+            else:
+                answers.append(_owl_answer(engine, puzzle.goal, target))
+            engine.ask(["undo"])
     return {m: a.split()[0] for m, a in zip(moves, answers) if a.split()[0] != "0"}
 
 
+def _owl_answer(engine: GnuGo, goal: str, target: str) -> str:
+    """The owl result code for the target's group, corrected for seki: owl knows only two eyes, and answers
+    "1 PASS" (already dead) for a group in seki, where its whole-board status (final_status) does see the seki
+    (seki-both-live: each side one eye and a shared liberty). A seki is life for a live puzzle and no kill for a
+    kill puzzle, as in the judge."""
+    answer = engine.ask([f"{OWL_QUESTION[goal]} {target}"])[0]
+    code = answer.split()[0]
+    if (goal == "live" and answer.split()[1:] == ["PASS"]) or (goal == "kill" and code == "0"):
+        (status,) = engine.ask([f"final_status {target}"])
+        if status == "seki":
+            return "0" if goal == "live" else "seki"
+    return code
+
+
 def write_golden() -> None:
-    """``make golden``: ask GNU Go about every capture and save puzzle of the curriculum."""
+    """``make golden``: ask GNU Go about every capture, save, kill and live puzzle of the curriculum."""
     import tempfile
 
     from teach.lessons import load_lessons
@@ -268,8 +301,8 @@ def write_golden() -> None:
     finally:
         engine.close()
     GOLDEN.parent.mkdir(exist_ok=True)
-    GOLDEN.write_text(json.dumps({"about": "GNU Go 3.8's result codes for the first moves of the curriculum's capture "
-                                           "and save puzzles (make golden writes this file)", "puzzles": entries},
+    GOLDEN.write_text(json.dumps({"about": "GNU Go 3.8's result codes for the first moves of the curriculum's capture, "
+                                           "save, kill and live puzzles (make golden writes this file)", "puzzles": entries},
                                  indent=1, sort_keys=True) + "\n")
 
 
@@ -335,6 +368,25 @@ def test_every_save_puzzle_has_the_saving_first_moves_gnu_go_finds(proven_lesson
     checked, wrong = _against_golden(proven_lessons.catalog, golden, "save",
                                      lambda game, answers: set(game.legal_moves()) - answers.keys())
     assert checked >= 20
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_kill_puzzle_has_the_killing_first_moves_gnu_go_finds(proven_lessons, golden):
+    """Each single-target kill puzzle: the first moves the judge accepts are exactly those after which GNU Go's
+    owl_defend finds no way for the group to live (a child who finds a real kill is never told "wrong", and a move
+    the group survives is never praised)."""
+    checked, wrong = _against_golden(proven_lessons.catalog, golden, "kill",
+                                     lambda game, answers: set(game.legal_moves()) - answers.keys())
+    assert checked >= 25
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_live_puzzle_has_the_living_first_moves_gnu_go_finds(proven_lessons, golden):
+    """Each single-target live puzzle: the first moves the judge accepts are exactly those after which GNU Go's
+    owl_attack finds no way to kill the group."""
+    checked, wrong = _against_golden(proven_lessons.catalog, golden, "live",
+                                     lambda game, answers: set(game.legal_moves()) - answers.keys())
+    assert checked >= 15
     assert not wrong, "\n".join(wrong)
 
 
