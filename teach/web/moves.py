@@ -7,6 +7,7 @@ from __future__ import annotations
 from threading import Lock
 from weakref import WeakKeyDictionary
 
+import sqlalchemy as sa
 from flask import abort, g, jsonify, request, session
 from flask_login import current_user
 
@@ -112,10 +113,14 @@ def _on_board(game: Game, point) -> bool:
         return False
 
 
+# built once (a statement kept keeps its compiled form and cache key): a line's every move after the first asks it
+OPEN_ATTEMPT = sa.select(Attempt).where(Attempt.id == sa.bindparam("id"))
+
+
 def _open_attempt(key: str, step: int, attempt_id) -> Attempt | None:
     if attempt_id is None:
         return None
-    attempt = db.session.get(Attempt, attempt_id)
+    attempt = db.session.scalar(OPEN_ATTEMPT, {"id": attempt_id})
     if attempt is None or attempt.kid_id != current_user.id or attempt.lesson_id != key \
             or attempt.step != step or attempt.result != "open":
         abort(404)
