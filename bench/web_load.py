@@ -19,7 +19,7 @@ a bare Flask app (one trivial JSON view, made here) for the ratio.
     .venv/bin/python bench/web_load.py                       # both databases, 1,000 kids, 200 moves/s
     .venv/bin/python bench/web_load.py --scenario play --rate 100 --ramp 100,150,200   # games against the computer
     .venv/bin/python bench/web_load.py --db sqlite --kids 200 --duration 10 --ramp 200,300
-    .venv/bin/python bench/web_load.py profile [sqlite] [postgresql]   # one request taken apart, in-process
+    .venv/bin/python bench/web_load.py profile [--no-prewarm] [sqlite] [postgresql]   # one request taken apart
 
 Why asyncio + aiohttp for the generator: open-loop arrivals need a request in flight for every due tap however
 slow the server is, which threads would cap at the pool size; one event loop keeps a thousand kids' sessions
@@ -73,6 +73,7 @@ AVATARS = ("panda", "tiger", "rabbit", "turtle", "bird", "dragon", "fish", "butt
 MIX_TOPICS = ("capture", "escape", "ladder", "double-atari")
 PG_ADMIN = "postgresql://127.0.0.1:5432/postgres"
 PG_BENCH_DB = "teach_bench"
+STARTUP_SECONDS = int(os.environ.get("WEB_LOAD_STARTUP", "1200"))  # a preloaded server's solving, busy machine
 
 
 # ====================================================================== where a request's wall time goes
@@ -184,11 +185,12 @@ def puzzle_mix(lessons_dir: str, topics=MIX_TOPICS, max_depth: int = 6) -> list[
 def cached_mix(lessons_dir: str) -> list[dict]:
     """The mix, read once per version of the lesson files (reading every puzzle takes a while on a busy machine)."""
     import hashlib
+    import inspect
 
     digest = hashlib.sha256()
     for path in sorted(Path(lessons_dir).rglob("*.yaml")):
         digest.update(path.name.encode() + path.read_bytes())
-    digest.update(Path(__file__).read_bytes())  # and of the way the mix is made
+    digest.update(inspect.getsource(puzzle_mix).encode())  # and of the way the mix is made
     cache = Path(tempfile.gettempdir()) / f"teach-web-load-mix-{digest.hexdigest()[:16]}.json"
     if cache.exists():
         return json.loads(cache.read_text())
@@ -294,7 +296,8 @@ class Server:
 
     def __enter__(self) -> "Server":
         self.proc = subprocess.Popen(self.cmd, env=self.env, cwd=ROOT, start_new_session=True)
-        deadline = time.monotonic() + 300  # a preloaded app solves every lesson puzzle before it listens
+        # a preloaded app solves every lesson puzzle before it listens: minutes on a machine shared with others
+        deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"gunicorn exited with {self.proc.returncode}")
@@ -304,7 +307,8 @@ class Server:
             except OSError:
                 time.sleep(0.2)
         else:
-            raise RuntimeError("gunicorn did not start listening within 300 s")
+            self.__exit__()  # the server that never listened must not stay behind, still solving
+            raise RuntimeError(f"gunicorn did not start listening within {STARTUP_SECONDS} s")
         return self
 
     def workers(self) -> list[int]:
@@ -745,31 +749,42 @@ def cpu_by_program() -> dict[str, float]:
 
 
 # ====================================================================== one request, taken apart
-PARTS = [  # (part, file fragment, function): cumulative CPU of each, per move request
+PARTS = [  # (part, file fragment, function or functions): cumulative CPU of each, per move request
     ("whole request", "flask/app.py", "wsgi_app"),
-    ("move view", "teach/web/kid.py", "move"),
-    ("  judge", "teach/go/judge.py", "judge"),
-    ("  board replay", "teach/web/kid.py", ("_rows_after", "_rows_after_move_and_reply")),
-    ("  lesson open? (progress query)", "teach/web/kid.py", ("_open_lesson_or_404", "_stored_progress")),
-    ("  progress row (_progress_for)", "teach/web/kid.py", "_progress_for"),
-    ("  open attempt (_open_attempt)", "teach/web/kid.py", "_open_attempt"),
-    ("  stars, sticker (_advance)", "teach/web/kid.py", "_advance"),
-    ("  DB flush (insert/update)", "sqlalchemy/orm/scoping.py", "flush"),
-    ("  DB commit", "sqlalchemy/orm/scoping.py", "commit"),
-    ("load the kid (Flask-Login)", "teach/web/__init__.py", "load_user"),
-    ("language (select_locale)", "teach/web/__init__.py", "select_locale"),
-    ("CSRF check", "flask_wtf/csrf.py", "protect"),
-    ("rate-limit check", "flask_limiter/_extension.py", "_check_request_limit"),
     ("session cookie (open)", "flask/sessions.py", "open_session"),
     ("session cookie (save)", "flask/sessions.py", "save_session"),
+    ("load the kid (Flask-Login)", "teach/web/__init__.py", "load_user"),
+    ("language (select_locale)", "teach/web/i18n.py", "select_locale"),
+    ("CSRF check", "flask_wtf/csrf.py", "protect"),
+    ("rate-limit check", "flask_limiter/_extension.py", "_check_request_limit"),
+    ("  Redis commands", "redis/client.py", "execute_command"),
+    ("move view", "teach/web/kid.py", "move"),
+    ("  lesson open? (progress query)", "teach/web/kid.py", "_open_lesson_or_404"),
+    ("  puzzle start position", "teach/lessons/model.py", "start"),
+    ("  request body (JSON)", "teach/web/moves.py", "json_body"),
+    ("  open attempt (_open_attempt)", "teach/web/moves.py", "_open_attempt"),
+    ("  judge (verdict)", "teach/go/judge.py", "judge"),
+    ("  board rows (replay)", "teach/web/moves.py", ("_rows_after_move_and_reply", "boards_after", "rows_after")),
+    ("  kid's words (gettext)", "flask_babel/__init__.py", "gettext"),
+    ("  progress row (_progress_for)", "teach/web/kid.py", "_progress_for"),
+    ("  stars, sticker (_advance)", "teach/web/kid.py", "_advance"),
+    ("  milestones", "teach/web/moves.py", "new_milestones"),
+    ("  DB flush (insert/update)", "sqlalchemy/orm/session.py", "flush"),
+    ("  DB commit", "sqlalchemy/orm/session.py", "commit"),
+    ("  jsonify", "flask/json/__init__.py", "jsonify"),
     ("SQL statements (all)", "sqlalchemy/engine/base.py", "_execute_context"),
+    ("ORM rows to objects", "sqlalchemy/orm/loading.py", "instances"),
+    ("column values (attempt.moves JSON..)", "sqlalchemy/sql/sqltypes.py", "process"),
+    ("Jinja templates", "jinja2/environment.py", "render"),
 ]
 
 
-def profile(kind: str, rounds: int = 3, prewarm: bool = True) -> None:
+def profile(kind: str, rounds: int = 3, prewarm: bool = True, redis: str = "redis://127.0.0.1:6379/7") -> None:
     """Play the mix through one kid in-process (Flask's test client, no HTTP): CPU per move request, and where
     it goes (cProfile, cumulative per part). The app solves the lesson puzzles first as the README's deployment
-    does (``prewarm``); the first round shows what is still cold after that, the next rounds a warm worker."""
+    does (``prewarm``; without it the first round warms the mix's lines); the first round shows what is still cold,
+    the next rounds a warm worker. Rate limits are kept in Redis as the bench's server keeps them (``redis``,
+    memory:// when it is not there); the SQL statements a move issues are counted."""
     import cProfile
     import pstats
 
@@ -788,9 +803,11 @@ def profile(kind: str, rounds: int = 3, prewarm: bool = True) -> None:
         url = fresh_database(kind, Path(tmp))
         try:
             app = create_app({"SQLALCHEMY_DATABASE_URI": _database_url(url), "SECRET_KEY": "bench",
-                              "RATELIMIT_STORAGE_URI": "memory://", "PREWARM_JUDGES": prewarm})
+                              "RATELIMIT_STORAGE_URI": _redis_or_memory(redis), "PREWARM_JUDGES": prewarm})
+            statements = [0]
             with app.app_context():
                 upgrade()
+                sa.event.listen(db.engine, "before_cursor_execute", lambda *a: statements.__setitem__(0, statements[0] + 1))
             client = signed_in_client(app, mix[0]["lesson"], 0)
             with app.app_context():
                 kid_id = db.session.scalar(sa.select(LessonProgress.kid_id))
@@ -820,18 +837,19 @@ def profile(kind: str, rounds: int = 3, prewarm: bool = True) -> None:
             n = play_mix()
             print(f"{kind}: first round (cold judges): {n} moves, {(time.process_time() - cpu) / n * 1000:.2f} ms "
                   f"CPU and {(time.perf_counter() - t) / n * 1000:.2f} ms wall per move")
-            t, cpu, n = time.perf_counter(), time.process_time(), 0
+            t, cpu, n, statements[0] = time.perf_counter(), time.process_time(), 0, 0
             for _ in range(rounds):
                 n += play_mix()
             print(f"{kind}: warm: {n} moves, {(time.process_time() - cpu) / n * 1000:.2f} ms CPU and "
-                  f"{(time.perf_counter() - t) / n * 1000:.2f} ms wall per move (load average "
-                  f"{os.getloadavg()[0]:.1f})")
-            prof = cProfile.Profile()
+                  f"{(time.perf_counter() - t) / n * 1000:.2f} ms wall per move, {statements[0] / n:.2f} SQL "
+                  f"statements per move (load average {os.getloadavg()[0]:.1f})")
+            # CPU time, not wall: on a machine shared with others the wall clock counts their work too
+            prof = cProfile.Profile(time.process_time)
             prof.enable()
             n = play_mix()
             prof.disable()
             stats = pstats.Stats(prof).stats
-            print(f"  where a move request's time goes (cProfile, {n} moves; profiling inflates every call):")
+            print(f"  where a move request's CPU goes (cProfile, {n} moves; profiling inflates every call):")
             if os.environ.get("PROFILE_TOP"):
                 pstats.Stats(prof).sort_stats("tottime").print_stats(int(os.environ["PROFILE_TOP"]))
             for label, fragment, func in PARTS:
@@ -845,6 +863,16 @@ def profile(kind: str, rounds: int = 3, prewarm: bool = True) -> None:
                 db.engine.dispose()
         finally:
             drop_database(kind)
+
+
+def _redis_or_memory(url: str) -> str:
+    try:
+        import redis
+
+        redis.Redis.from_url(url, socket_timeout=1).ping()
+        return url
+    except Exception:  # no Redis here: the limits in memory, as a single process keeps them
+        return "memory://"
 
 
 # ====================================================================== the orchestra
@@ -937,8 +965,10 @@ def main(argv: list[str] | None = None) -> int:
         drive(sys.argv[2], sys.argv[3])
         return 0
     if argv is None and len(sys.argv) > 1 and sys.argv[1] == "profile":
-        for kind in sys.argv[2:] or ["sqlite", "postgresql"]:
-            profile(kind)
+        # --no-prewarm: the mix's own first round warms its lines (minutes sooner on a busy machine)
+        kinds = [a for a in sys.argv[2:] if a != "--no-prewarm"]
+        for kind in kinds or ["sqlite", "postgresql"]:
+            profile(kind, prewarm="--no-prewarm" not in sys.argv)
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--db", default="sqlite,postgresql", help="comma-separated: sqlite, postgresql")

@@ -170,6 +170,8 @@ def register_extensions(app: Flask) -> None:
             and not request.path.startswith("/room/class/")
         return redirect(url_for("auth.kid_code" if kids_page else "auth.login", next=request.full_path))
 
+    from teach.web.auth import SESSION_ACCOUNT
+
     @login_manager.user_loader
     def load_user(session_id: str):
         """The account a session names by "<id>:<secret>" (User.get_id); a session from before sign-out, a new
@@ -177,7 +179,7 @@ def register_extensions(app: Flask) -> None:
         user_id, _, secret = session_id.partition(":")
         if not (user_id.isdigit() and len(user_id) < 19 and secret):
             return None
-        user = db.session.get(models.User, int(user_id))
+        user = db.session.scalar(SESSION_ACCOUNT, {"id": int(user_id)})
         if user is None or user.archived or not user.session_matches(secret):
             return None
         return user

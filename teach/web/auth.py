@@ -35,6 +35,9 @@ PICTURE_COUNT = 3  # pictures in a kid's password
 # the class (or family) a device belongs to: a classroom tablet goes back to its avatars after each child
 CLASS_COOKIE = "teach-class"
 CLASS_COOKIE_DAYS = 365
+# the account a session names: asked on every signed-in request, so built once (a statement kept keeps its
+# compiled form and cache key; ``session.get`` makes both anew each time)
+SESSION_ACCOUNT = sa.select(User).where(User.id == sa.bindparam("id"))
 
 
 @cache

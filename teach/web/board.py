@@ -8,6 +8,9 @@ so the page script can replay moves by switching classes.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from threading import Lock
+
 from markupsafe import Markup, escape
 
 from teach.go import Game, IllegalMove
@@ -139,3 +142,49 @@ def replay(start: Game, moves: list[str]) -> tuple[Game, bool]:
 def rows_after(start: Game, moves: list[str]) -> list[str]:
     """The board rows after ``moves`` from a puzzle's start."""
     return replay(start, moves)[0].board_rows()
+
+
+class LineBoards:
+    """One puzzle's start position and the board rows after each line played in it, worked out once per process:
+    a puzzle is static, so the rows after the same moves are the same for every kid, and a move's answer (the
+    board after the kid's move, and after the computer's reply) costs a replay only the first time."""
+
+    LINES = 2048  # lines kept per puzzle (a puzzle has a few dozen that kids play; a stranger's are bounded)
+
+    def __init__(self, start: Game) -> None:
+        self.start = start
+        self._rows: OrderedDict[tuple[tuple[str, ...], str | None], tuple[list[str], ...]] = OrderedDict()
+        self._lock = Lock()
+
+    def after(self, moves: list[str]) -> list[str]:
+        """The board rows after ``moves`` (as ``rows_after``)."""
+        return self._line(tuple(moves), None)[0]
+
+    def after_move_and_reply(self, moves: list[str], reply: str | None) -> tuple[list[str], list[str]]:
+        """The board after ``moves`` (ending with the kid's) and after the computer's ``reply`` to them, from one
+        replay of the line; the reply's board is the move's when there is no reply, or it cannot be played."""
+        found = self._line(tuple(moves), reply)
+        return found[0], found[-1]
+
+    def _line(self, moves: tuple[str, ...], reply: str | None):
+        key = (moves, reply or None)
+        with self._lock:
+            hit = self._rows.get(key)
+            if hit is not None:
+                self._rows.move_to_end(key)
+                return hit
+        game, whole = replay(self.start, list(moves))
+        boards = [game.board_rows()]
+        if reply and whole:
+            try:
+                game.play(reply)
+            except (IllegalMove, ValueError):
+                pass
+            else:
+                boards.append(game.board_rows())
+        found = tuple(boards)  # handed to every request that plays this line: read, never changed
+        with self._lock:
+            self._rows[key] = found
+            if len(self._rows) > self.LINES:
+                self._rows.popitem(last=False)
+        return found

@@ -98,11 +98,15 @@ def _open_lesson_or_404(lesson_id: str):
     return lesson
 
 
+# built once: every kid request asks it, and a statement kept keeps its compiled form and cache key
+PROGRESS_ROW = sa.select(LessonProgress).where(LessonProgress.kid_id == sa.bindparam("kid_id"),
+                                               LessonProgress.lesson_id == sa.bindparam("lesson_id"))
+
+
 def _stored_progress(lesson_id: str) -> LessonProgress | None:
     rows = g.setdefault("kid_progress", {})
     if lesson_id not in rows:
-        rows[lesson_id] = db.session.scalar(sa.select(LessonProgress).where(
-            LessonProgress.kid_id == current_user.id, LessonProgress.lesson_id == lesson_id))
+        rows[lesson_id] = db.session.scalar(PROGRESS_ROW, {"kid_id": current_user.id, "lesson_id": lesson_id})
     return rows[lesson_id]
 
 

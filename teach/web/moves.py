@@ -4,18 +4,22 @@ right answer reached. Pages supply what is theirs (the key the attempt is stored
 
 from __future__ import annotations
 
+from threading import Lock
+from weakref import WeakKeyDictionary
+
+import sqlalchemy as sa
 from flask import abort, g, jsonify, request, session
 from flask_login import current_user
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from teach.go import Game, IllegalMove
+from teach.go import Game
 from teach.go.coords import point_names
 from teach.go.judge import GoalError
 from teach.models import Attempt, utcnow
 from teach.web import content, messages, milestones
-from teach.web.board import replay, rows_after
+from teach.web.board import LineBoards
 from teach.web.extensions import db
 from teach.web.pictures import glyph
 from teach.web.security import ID_MAX
@@ -56,8 +60,8 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
             or not (data.get("ply") is None or _small_int(data["ply"], 0, MAX_PLY)):
         return refused()
     point = data.get("move")
-    start = puzzle.start()
-    if not _on_board(start, point):
+    boards = boards_of(puzzle, judge)
+    if not _on_board(boards.start, point):
         return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
     point = point.strip().upper()
     attempt = _open_attempt(key, step, data.get("attempt"))
@@ -65,7 +69,7 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
     ply = data.get("ply")
     if attempt is not None and ply is not None and ply != len(played):
         # the same tap sent twice, or a second tab: answer with what is already on record
-        return jsonify(result="stale", attempt=attempt.id, rows=rows_after(start, played), ply=len(played),
+        return jsonify(result="stale", attempt=attempt.id, rows=boards.after(played), ply=len(played),
                        message=messages.stale()), 409
     try:
         verdict = judge.judge(played, point)
@@ -80,7 +84,7 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
         db.session.add(attempt)
     entry = {"move": point, "verdict": verdict.result, "reason": verdict.reason, "reply": verdict.reply}
     attempt.moves = attempt.moves + [entry]
-    after_move, after_reply = _rows_after_move_and_reply(start, played + [point], verdict.reply)
+    after_move, after_reply = boards.after_move_and_reply(played + [point], verdict.reply)
     body = {"result": verdict.result, "reason": verdict.reason, "reply": verdict.reply, "attempt": None,
             "rows": after_move, "reply_rows": after_reply if verdict.reply else None}
     if verdict.result == "correct":
@@ -137,27 +141,39 @@ def _on_board(game: Game, point) -> bool:
         return False
 
 
+# built once (a statement kept keeps its compiled form and cache key): a line's every move after the first asks it
+OPEN_ATTEMPT = sa.select(Attempt).where(Attempt.id == sa.bindparam("id"))
+
+
 def _open_attempt(key: str, step: int, attempt_id) -> Attempt | None:
     if attempt_id is None:
         return None
-    attempt = db.session.get(Attempt, attempt_id)
+    attempt = db.session.scalar(OPEN_ATTEMPT, {"id": attempt_id})
     if attempt is None or attempt.kid_id != current_user.id or attempt.lesson_id != key \
             or attempt.step != step or attempt.result != "open":
         abort(404)
     return attempt
 
 
-def _rows_after_move_and_reply(start: Game, moves: list[str], reply: str | None) -> tuple[list[str], list[str]]:
-    """The board after the kid's move and after the computer's reply, from one replay of the line."""
-    game, whole = replay(start, moves)
-    after_move = game.board_rows()
-    if not reply or not whole:
-        return after_move, after_move
+# the boards of each puzzle's lines, kept as long as the puzzle's judge (shared by every request in this process)
+_boards: WeakKeyDictionary = WeakKeyDictionary()
+_boards_lock = Lock()
+
+
+def boards_of(puzzle, judge) -> LineBoards:
+    """The start position of the puzzle ``judge`` judges, and the boards after its lines. A judge reads one
+    start position, its puzzle's, so the boards are kept with it: a puzzle whose judge lives (every lesson
+    puzzle's, for the life of the process) replays a line once, not once per move."""
     try:
-        game.play(reply)
-    except (IllegalMove, ValueError):
-        return after_move, after_move
-    return after_move, game.board_rows()
+        found = _boards.get(judge)
+    except TypeError:  # a judge that cannot be a weak key: its boards for this request only
+        return LineBoards(puzzle.start())
+    if found is None:
+        with _boards_lock:
+            found = _boards.get(judge)
+            if found is None:
+                found = _boards[judge] = LineBoards(puzzle.start())
+    return found
 
 
 def quiz_answer(quiz, data: dict) -> dict | None:
