@@ -78,7 +78,7 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
     if verdict.result == "illegal":
         return jsonify(result="illegal", reason=verdict.reason, message=messages.illegal(verdict.reason))
     if verdict.reason == "unknown" or verdict.result == "slow":
-        return _not_a_move(start, played, point, attempt, "slow" if verdict.result == "slow" else "thinking")
+        return _not_a_move(boards, played, point, attempt, "slow" if verdict.result == "slow" else "thinking")
     if attempt is None:
         attempt = Attempt(kid_id=current_user.id, lesson_id=key, step=step, moves=[], first_move=point)
         db.session.add(attempt)
@@ -118,14 +118,9 @@ NOT_A_MOVE = {
 }
 
 
-def _not_a_move(start: Game, played: list[str], point: str, attempt: Attempt | None, result: str):
-    game, _whole = replay(start, played)
-    back = game.board_rows()
-    try:
-        game.play(point)
-        shown = game.board_rows()
-    except (IllegalMove, ValueError):
-        shown = back
+def _not_a_move(boards: LineBoards, played: list[str], point: str, attempt: Attempt | None, result: str):
+    back = boards.after(played)
+    shown = boards.after(played + [point])  # the stone to show before it goes back
     return jsonify(result=result, reason=None, reply=None, rows=shown, back_rows=back,
                    attempt=attempt.id if attempt is not None else None, ply=len(played),
                    message=NOT_A_MOVE[result]())
