@@ -11,12 +11,13 @@ depends_on = None
 
 
 def upgrade():
-    with op.batch_alter_table('account', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('narrate', sa.Boolean(), nullable=True))
-        batch_op.add_column(sa.Column('coordinates', sa.Boolean(), nullable=True))
+    # plain ADD COLUMN (SQLite has it): a batch copy of the account table would cascade-delete every row that
+    # refers to an account (memberships, stickers, links) when it drops the old table
+    op.add_column('account', sa.Column('narrate', sa.Boolean(), nullable=True))
+    op.add_column('account', sa.Column('coordinates', sa.Boolean(), nullable=True))
 
 
 def downgrade():
-    with op.batch_alter_table('account', schema=None) as batch_op:
-        batch_op.drop_column('coordinates')
-        batch_op.drop_column('narrate')
+    # plain DROP COLUMN (SQLite 3.35 and later), for the same reason
+    op.drop_column('account', 'coordinates')
+    op.drop_column('account', 'narrate')
