@@ -68,7 +68,8 @@ def currency(store: proofstore.Store, items: list[Item]) -> Currency:
         lines.append(f"{len(stale)} entr{'ies' if len(stale) != 1 else 'y'} for puzzles that are no longer in the "
                      f"lessons")
     positions, judgements = store.size()
-    summary = (f"{len(store.proofs)} of {len(items)} puzzles proven whole ({positions} positions, {judgements} "
+    summary = (f"{len(store.proofs)} of {len(keys)} puzzles proven whole ({len(items)} puzzle steps; {positions} "
+               f"positions, {judgements} "
                f"judgements), {len(store.unproven)} recorded as too big to prove: "
                + ("current" if not lines else "not current; run `teach lessons prove`"))
     return Currency(not lines, summary, lines)
@@ -118,6 +119,7 @@ def prove_all(store: proofstore.Store, items: list[Item], workers: int | None = 
             pool.shutdown(cancel_futures=True)
         size = proofstore.write(store, store.path)
     positions, judgements = store.size()
-    return (f"{len(todo)} puzzles proven now, {dropped} stale entries dropped: {len(store.proofs)} of {len(items)} "
+    return (f"{len(todo)} puzzles proven now, {dropped} stale entries dropped: {len(store.proofs)} of "
+            f"{len({item.key for item in items})} "
             f"proven whole ({positions} positions, {judgements} judgements), {len(store.unproven)} unproven; "
             f"{time.monotonic() - started:.1f}s; {store.path.name}: {size / 1024:.0f} KB")
