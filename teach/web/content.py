@@ -38,15 +38,20 @@ def _attach_proofs(found, path: str) -> None:
     store = proofstore.load(proofstore.store_path(path))
     if store.problem:
         current_app.logger.error("%s", store.problem)
-    missing = 0
+    missing = too_big = 0
     for lesson in found.lessons.values():
         for step in lesson.steps:
             if step.kind == "puzzle":
-                proof = store.get(step)
-                if proof is None:
-                    missing += 1
-                else:
+                key = proofstore.key_of(step)
+                proof = store.proofs.get(key)
+                if proof is not None:
                     step.__dict__["proof"] = proof
+                elif key in store.unproven:
+                    too_big += 1
+                else:
+                    missing += 1
+    if too_big:
+        current_app.logger.info("%d lesson puzzles are too big to prove whole: their moves are read live", too_big)
     if missing and not store.problem:
         current_app.logger.warning("%d lesson puzzles have no current proof in %s: their moves are read live "
                                    "(run `teach lessons prove`)", missing, store.path)
@@ -76,9 +81,10 @@ def judge_for(lesson_id: str, step: int):
 
 
 def prewarm() -> int:
-    """Solve every lesson puzzle once, so each first move a kid can play is already judged, and so is each move
-    of the solution lines after it (DESIGN: puzzles are static, solve each once; ``Judge.warm``). Run before the
-    workers fork (gunicorn --preload), the answers are shared by all of them. Returns the number of puzzles."""
+    """Solve once, at start-up, every lesson puzzle that has no stored whole proof (a proven one answers every
+    move with a lookup already): each first move a kid can play is judged, and each move of the solution lines
+    after it (``Judge.warm``). Run before the workers fork (gunicorn --preload), the answers are shared by all of
+    them. Returns the number of puzzles solved."""
     solved = 0
     for lesson in catalog().lessons.values():
         for index, step in enumerate(lesson.steps):
