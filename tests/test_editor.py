@@ -385,18 +385,20 @@ def test_the_migration_keeps_lessons_that_were_live_live_for_their_teachers_clas
     app = _test_app(f"sqlite:///{tmp_path / 'old.db'}")
     with app.app_context():
         upgrade(revision="25e4f5a6b7c8")  # the migration before the drafts one
-        from teach.models import Group, Membership, User  # tables the migration does not change
-
-        teacher = User(role="teacher", name="T", email="t@example.com")
-        group = Group(kind="class", name="C", code="CODE55")
-        group.members.append(Membership(user=teacher, role="teacher"))
-        db.session.add_all([teacher, group, Group(kind="class", name="Not hers", code="CODE66")])
+        # rows written as that schema had them (the models of today know columns added since)
+        run = db.session.execute
+        run(sa.text("INSERT INTO account (id, role, name, email, failed_logins, archived, created_at, session_secret) "
+                    "VALUES (1, 'teacher', 'T', 't@example.com', 0, 0, '2026-01-01', :secret)"), {"secret": "s" * 32})
+        run(sa.text("INSERT INTO kid_group (id, kind, name, code, archived, created_at) VALUES "
+                    "(1, 'class', 'C', 'CODE55', 0, '2026-01-01'), (2, 'class', 'Not hers', 'CODE66', 0, '2026-01-01')"))
+        run(sa.text("INSERT INTO membership (group_id, user_id, role) VALUES (1, 1, 'teacher')"))
+        teacher_id = 1
         db.session.commit()
         db.session.execute(sa.text("INSERT INTO teacher_lesson (owner_id, lesson_id, filename, source, created_at) "
-                                   "VALUES (:owner, 'old', 'old.yaml', 'x', '2026-01-02')"), {"owner": teacher.id})
+                                   "VALUES (:owner, 'old', 'old.yaml', 'x', '2026-01-02')"), {"owner": teacher_id})
         db.session.commit()
         lesson_pk = db.session.execute(sa.text("SELECT id FROM teacher_lesson")).scalar()
-        group_id = group.id
+        group_id = 1  # her class, not the other
         db.session.remove()
         upgrade()
         with db.engine.connect() as c:
