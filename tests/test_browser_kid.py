@@ -59,6 +59,9 @@ def sign_in(page, server: str, app, lang: str = "en") -> None:
     page.goto(server + "/kids")
     if lang == "zh" and page.locator("html").get_attribute("lang") != "zh-Hans":
         page.click(".lang-switch button")
+        # the switch reloads the page: type the code into the new one, not the one going away
+        page.wait_for_function("() => document.documentElement.lang === 'zh-Hans'")
+        page.wait_for_load_state()
     page.fill("input[name=code]", "cat234")
     page.click("button.big-button")
     page.click("a.avatar >> text=明明")
