@@ -85,6 +85,15 @@ class Record:
     games: list[tuple[datetime, bool]]  # games against the computer played to the end, and whether the kid won
     placement: int | None  # the placement test's points (None: not taken)
 
+    def take(self, kind: str, key: str, step: int, at: datetime, value) -> None:
+        """One row of the record's query: a solved attempt ("a"), a game ("g") or the placement ("p")."""
+        if kind == "a":
+            self.solved.append((key, step, at))
+        elif kind == "g":
+            self.games.append((at, bool(value)))
+        else:
+            self.placement = int(value)
+
     def practice_points(self) -> int:
         seen: set[tuple[str, int]] = set()
         points = 0
@@ -111,13 +120,8 @@ def record(kid_id: int, since: datetime) -> Record:
     placed = sa.select(sa.literal("p"), sa.literal(""), sa.literal(0), RankPlacement.taken_at,
                        RankPlacement.points).where(RankPlacement.kid_id == kid_id)
     found = Record(solved=[], games=[], placement=None)
-    for kind, key, step, at, value in db.session.execute(sa.union_all(attempts, games, placed)):
-        if kind == "a":
-            found.solved.append((key, step, at))
-        elif kind == "g":
-            found.games.append((at, bool(value)))
-        else:
-            found.placement = int(value)
+    for row in db.session.execute(sa.union_all(attempts, games, placed)):
+        found.take(*row)
     return found
 
 

@@ -124,14 +124,8 @@ def _ranks(group: Group, kids: list[User], grid: classroom.Grid) -> dict[int, ra
     records = {k.id: rank.Record(solved=[], games=[], placement=None) for k in kids}
     for kind, kid_id, key, step, at, value in db.session.execute(sa.union_all(practice, played, placed)):
         found = records.get(kid_id)
-        if found is None:
-            continue
-        if kind == "a":
-            found.solved.append((key, step, at))
-        elif kind == "g":
-            found.games.append((at, bool(value)))
-        else:
-            found.placement = int(value)
+        if found is not None:
+            found.take(kind, key, step, at, value)
     finished: dict[int, list[tuple[str, int]]] = {k.id: [] for k in kids}
     for (kid_id, lesson_id), cell in grid.cells.items():
         if cell.finished and kid_id in finished:
