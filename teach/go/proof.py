@@ -79,9 +79,12 @@ class Proof:
 
     def verdict(self, game: Game, move: str) -> Verdict | None:
         """The stored verdict of ``move`` in ``game`` (the position after the line), or None if not proven."""
+        return self.verdict_at(position_key(game), move)
+
+    def verdict_at(self, key: str, move: str) -> Verdict | None:
+        """The stored verdict of ``move`` in the position ``key`` (``position_key``), or None if not proven."""
         if self._index is None:
             self._index = {}
-        key = position_key(game)
         moves = self._index.get(key)
         if moves is None:
             groups = self.positions.get(key)
@@ -144,26 +147,39 @@ class ProvenJudge:
     """A puzzle's judge that answers from its proof: a lookup for every position a child can reach, the live
     reader (``judge``) for anything the proof does not hold. Everything else is the judge's."""
 
+    LINES = 4096  # lines whose position is remembered (a stranger's made-up lines cannot grow it further)
+
     def __init__(self, judge: Judge, proof: Proof | None) -> None:
         self.reader = judge
         self.proof = proof
         self.looked_up = 0
         self.read = 0
+        self._keys: dict[tuple[str, ...], str] = {}  # line -> its position's key (at most LINES of them)
 
     def __getattr__(self, name: str):
         return getattr(self.reader, name)
 
     def judge(self, moves_so_far: list[str], move: str) -> Verdict:
         if self.proof is not None:
-            try:
-                game = self.reader._replay(moves_so_far)
-                name = game.name(game.require_point(move))
-            except ValueError:
-                game = None  # the reader gives the precise error
-            if game is not None and game.to_move == self.reader.solver:
-                found = self.proof.verdict(game, name)
-                if found is not None:
-                    self.looked_up += 1
-                    return found
+            found = self._stored(moves_so_far, move)
+            if found is not None:
+                self.looked_up += 1
+                return found
         self.read += 1
         return self.reader.judge(moves_so_far, move)
+
+    def _stored(self, moves_so_far: list[str], move: str) -> Verdict | None:
+        """The proof's answer, the line's position worked out once per line (kids replay the same few lines)."""
+        line = tuple(moves_so_far)
+        key = self._keys.get(line)
+        if key is None:
+            try:
+                game = self.reader._replay(moves_so_far)
+            except ValueError:
+                return None  # the reader gives the precise error
+            if game.to_move != self.reader.solver:
+                return None
+            key = position_key(game)
+            if len(self._keys) < self.LINES:
+                self._keys[line] = key
+        return self.proof.verdict_at(key, move.strip().upper())
