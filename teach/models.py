@@ -309,6 +309,9 @@ class TeacherLesson(db.Model):
     lesson_id: Mapped[str] = mapped_column(sa.String(80))
     filename: Mapped[str] = mapped_column(sa.String(200))
     source: Mapped[str] = mapped_column(sa.Text)  # the YAML as uploaded
+    # each puzzle's whole proof, by its key (``teach.go.proof``), made with the upload's proof: kids' moves are
+    # answered with lookups. None for a lesson saved before proofs were kept (its moves are read live)
+    proofs: Mapped[dict | None] = mapped_column(sa.JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # a draft (None) until its teacher publishes it to the classes they choose (TeacherLessonClass)
     published_at: Mapped[datetime | None]
@@ -443,6 +446,9 @@ class MissedCapture(db.Model):
     target: Mapped[str] = mapped_column(sa.String(4))  # a stone of the chain to capture or to save
     played: Mapped[str] = mapped_column(sa.String(4))  # what the kid played instead
     answers: Mapped[list] = mapped_column(sa.JSON, default=list)  # moves that work (the review's "show me")
+    # the retry puzzle's whole proof (``teach.go.proof.Proof.to_json``), made by the review: the kid's moves are
+    # answered with lookups. None when it was too big to prove in the review's time (its moves are read live)
+    proof: Mapped[dict | None] = mapped_column(sa.JSON)
     status: Mapped[str] = mapped_column(sa.String(10), default="open")  # open | solved | skipped
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     solved_at: Mapped[datetime | None]

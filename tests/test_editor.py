@@ -198,9 +198,11 @@ def test_trying_a_saved_puzzle_as_a_kid_judges_moves_and_records_nothing(demo, c
     from teach.models import Attempt
 
     teacher_login(client)
-    prove(demo, client, client.post("/teach/editor", data=FORM, headers=EN))
+    status, proof_page = prove(demo, client, client.post("/teach/editor", data=FORM, headers=EN))
+    assert status == "done" and 'data-unproven="0"' in proof_page  # proven whole: every move a lookup
     with demo.app_context():
-        pk = db.session.scalar(sa.select(TeacherLesson.id))
+        pk, proofs = db.session.execute(sa.select(TeacherLesson.id, TeacherLesson.proofs)).one()
+        assert len(proofs) == 1
     page = client.get(f"/teach/editor/try/{pk}", headers=EN).get_data(as_text=True)
     assert "Catch the white mouse!" in page
     wrong = client.post(f"/teach/editor/try/{pk}/move", json={"line": [], "move": "D4"}, headers=EN).get_json()

@@ -503,6 +503,53 @@ def test_the_real_review_finds_the_missed_capture_of_a_played_game(app, world):
         assert "D4" in row.answers and row.target in ("D5",)
 
 
+# white D5 in atari at D4 with no way out even after it extends (C4 and E4 are black): a retry puzzle whose every
+# line is short, so its whole proof fits in the review's time
+CLOSED_IN = {**MISSED_AT, "black": ["E5", "C5", "D6", "C4", "E4"]}
+
+
+def test_a_retry_puzzle_proven_whole_by_the_review_answers_the_kid_s_moves_with_lookups_the_reader_agrees_with(
+        app, world):
+    from teach.go.proof import ProvenJudge
+    from teach.web import reviews
+    from teach.web.games import judge_of, position_of
+
+    finding = dict(CLOSED_IN)
+    assert reviews.prove_findings([finding]) == 1
+    with app.app_context():
+        row = reviews.finding_row(db.session.get(PlayedGame, world["game"]), finding)
+        row.move_number = 3  # beside the fixture's finding of move 7
+        db.session.add(row)
+        db.session.commit()
+        assert row.proof["positions"]
+        judge = judge_of(row)
+        assert isinstance(judge, ProvenJudge)
+        fresh = Judge(position_of(row), Goal(row.goal, (row.target,)))
+        moves = position_of(row).legal_moves()
+        for move in moves:  # every move the kid can play on the retry puzzle: the stored verdict is the reader's
+            stored, read = judge.judge([], move), fresh.judge([], move)
+            assert (stored.result, stored.reason, stored.reply) == (read.result, read.reason, read.reply), move
+        assert judge.looked_up == len(moves) and judge.read == 0
+    right = signed_in(app, world["kid"]).post(f"/games/missed/{row.id}/move", json={"move": "D4"}).get_json()
+    assert right["result"] == "correct"
+
+
+def test_a_finding_not_proven_in_the_review_s_time_is_kept_without_a_proof_and_read_live(app, world):
+    from teach.go.proof import ProvenJudge
+    from teach.web import reviews
+    from teach.web.games import judge_of
+
+    late = dict(MISSED_AT)
+    assert reviews.prove_findings([late], until=0.0) == 0 and "proof" not in late  # no time left: nothing lost
+    with app.app_context():
+        game = db.session.get(PlayedGame, world["game"])
+        assert reviews.finding_row(game, {**MISSED_AT, "proof": "not a proof"}) is None  # checked like any input
+        assert reviews.finding_row(game, late).proof is None
+        row = db.session.get(MissedCapture, world["missed"])
+        assert row.proof is None and not isinstance(judge_of(row), ProvenJudge)
+        assert judge_of(row).judge([], "D4").result == "correct"
+
+
 def test_the_kid_s_page_starts_a_runner_that_reviews_the_game_outside_the_request(app, world):
     from teach.web import reviews
 

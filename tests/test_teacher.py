@@ -15,6 +15,7 @@ from teach.models import Assignment, Attempt, Group, LessonProgress, Membership,
 from teach.web.extensions import db
 
 EN = {"Accept-Language": "en"}
+ZH = {"Accept-Language": "zh"}
 WEB_LESSONS = Path(__file__).resolve().parent / "web_lessons"
 
 
@@ -507,6 +508,65 @@ def test_kids_of_the_class_play_their_teachers_own_lesson(demo, outsider, client
     zed.post(f"/kids/OTHER2/{outsider}", data={"pictures": "cat,cat,cat"})
     assert "my-own" not in zed.get("/learn/").get_data(as_text=True)
     assert zed.get("/learn/my-own").status_code == 404
+
+
+def test_an_uploaded_lesson_is_proven_whole_and_its_kids_moves_are_lookups_a_fresh_reading_agrees_with(demo, client):
+    from teach.go.judge import Judge
+    from teach.go.proof import ProvenJudge
+    from teach.lessons.check import PROVE_LIMITS
+    from teach.lessons.proofstore import key_of
+    from teach.web.classroom import typed_lesson
+
+    teacher_login(client)
+    mouse = (WEB_LESSONS / "capture" / "web-first.yaml").read_text().replace("web-first", "my-mouse")
+    r = client.post("/teach/lessons", data={"lesson": (io.BytesIO(mouse.encode()), "mine.yaml")},
+                    content_type="multipart/form-data", headers=EN)
+    status, page = proof_answer(demo, client, r, EN)
+    assert status == "done" and re.search(r"1 puzzles proven in [\d.]+ s", page)  # the page says how long
+    assert 'data-unproven="0"' in page and "Every move a kid can play, at every step, is proven" in page
+    with demo.app_context():
+        row = db.session.scalar(sa.select(TeacherLesson))
+        lesson = typed_lesson(row)
+        puzzle = lesson.puzzles[0]
+        assert list(row.proofs) == [key_of(puzzle)]
+        judge = puzzle.judge()
+        assert isinstance(judge, ProvenJudge) and judge.proof is not None
+        fresh = Judge(puzzle.start(), puzzle.goal_object(), PROVE_LIMITS)
+        moves = puzzle.start().legal_moves()
+        for move in moves:  # every first move a kid can play: the stored verdict is the reader's
+            stored, read = judge.judge([], move), fresh.judge([], move)
+            assert (stored.result, stored.reason, stored.reply) == (read.result, read.reason, read.reply), move
+        assert judge.looked_up == len(moves) and judge.read == 0
+
+
+def test_an_uploaded_puzzle_too_big_to_prove_whole_is_kept_read_live_and_the_page_says_so(demo, client):
+    """The edge chase of web-second: the reader runs out of budget deep in a wrong line (a whole proof judges
+    every move at every position a kid can reach), so the puzzle is kept, as the curriculum keeps its too-big
+    ones, and its moves are read as kids play."""
+    from teach.go.proof import ProvenJudge
+    from teach.web.classroom import typed_lesson
+
+    teacher_login(client)
+    r = client.post("/teach/lessons", data={"lesson": (io.BytesIO(GOOD_LESSON.encode()), "mine.yaml")},
+                    content_type="multipart/form-data", headers=ZH)
+    status, page = proof_answer(demo, client, r, ZH)
+    assert status == "done" and 'data-unproven="1"' in page and "有 1 道题变化太多" in page
+    with demo.app_context():
+        row = db.session.scalar(sa.select(TeacherLesson))
+        assert row.proofs is None or row.proofs == {}
+        assert not isinstance(typed_lesson(row).puzzles[0].judge(), ProvenJudge)
+
+
+def test_a_lesson_kept_before_proofs_were_stored_is_read_live(demo, client):
+    from teach.go.proof import ProvenJudge
+    from teach.web.classroom import typed_lesson
+
+    with demo.app_context():
+        owner = db.session.scalar(sa.select(User.id).where(User.email == "teacher@example.com"))
+        db.session.add(TeacherLesson(owner_id=owner, lesson_id="my-own", filename="mine.yaml", source=GOOD_LESSON))
+        db.session.commit()
+        judge = typed_lesson(db.session.scalar(sa.select(TeacherLesson))).puzzles[0].judge()
+        assert not isinstance(judge, ProvenJudge) and judge.judge([], "J1").result == "wrong"
 
 
 # the mouse of web-first as an SGF: black E6 D5 F5, white E5 and E3; black to capture at E4

@@ -25,6 +25,10 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parent.parent.parent  # the folder holding the ``teach`` package
 GRACE = 5  # seconds past the deadline before an orphaned child stops itself
 MEMORY_MAX = 2 * 1024 ** 3  # bytes a proof may use: more is a position no kid's puzzle needs
+# CPU seconds one uploaded puzzle's whole proof may take (the curriculum store's budget): a bigger one is kept and
+# read live as kids play, as the curriculum's are; and the wall-clock seconds kept free before the deadline
+WHOLE_PROOF_SECONDS = 20.0
+WHOLE_PROOF_MARGIN = 3.0
 
 
 def _error(e) -> dict:
@@ -35,9 +39,10 @@ def _lesson(lesson) -> dict:
     return {"id": lesson.id, "topic": lesson.topic, "title": {"zh": lesson.title.zh, "en": lesson.title.en}}
 
 
-def prove(request: dict) -> dict:
+def prove(request: dict, until: float | None = None) -> dict:
     """The whole proof of one request, here and now (the child's work): ``errors``, ``puzzles``, and for a lesson
-    that checks out, ``lesson`` (id, topic, title) and ``source`` (the YAML to keep)."""
+    that checks out, ``lesson`` (id, topic, title), ``source`` (the YAML to keep), and ``proofs`` and ``unproven``
+    (``prove_whole``, given until ``until``, a ``time.monotonic()``)."""
     from . import authoring, check_text
 
     if request["kind"] == "lesson":
@@ -51,12 +56,30 @@ def prove(request: dict) -> dict:
         count = 1 if lesson is not None else 0
     answer = {"errors": [_error(e) for e in errors], "puzzles": count}
     if lesson is not None and not errors:
-        answer.update(lesson=_lesson(lesson), source=source)
+        answer.update(lesson=_lesson(lesson), source=source, **prove_whole(lesson, until))
         if request["kind"] == "sgf":  # the board editor shows every winning first move and each refutation
             answer["solution"] = authoring.solution_of(lesson)
     elif request["kind"] == "sgf":  # refused: what the reader found is why, and the editor's page shows it
         answer["solution"] = _refused_solution(setup, request)
     return answer
+
+
+def prove_whole(lesson, until: float | None = None) -> dict:
+    """Each puzzle of a lesson that checked out proven whole, as the curriculum's are (every move a kid can play,
+    at every position a kid can reach): ``proofs``, each proof by its puzzle's key, for the web app to answer kids'
+    moves with lookups, and ``unproven``, how many were too big for ``WHOLE_PROOF_SECONDS`` of CPU or for the time
+    left before ``until`` (their moves are read live as kids play, like the curriculum's puzzles too big to prove)."""
+    from .proofstore import key_of
+    from .wholeproof import attach
+
+    proofs, unproven = {}, 0
+    for puzzle in lesson.puzzles:
+        left = WHOLE_PROOF_SECONDS if until is None else min(WHOLE_PROOF_SECONDS, until - time.monotonic())
+        if left > 0 and attach(puzzle, left):
+            proofs[key_of(puzzle)] = puzzle.proof.to_json()
+        else:
+            unproven += 1
+    return {"proofs": proofs, "unproven": unproven}
 
 
 def _refused_solution(setup, request: dict) -> dict | None:
@@ -131,10 +154,12 @@ def _bound_self(deadline: float) -> None:
 
 
 def main() -> None:
+    started = time.monotonic()
     request = json.loads(sys.stdin.buffer.read())
-    _bound_self(float(request.get("deadline", 60)))
+    deadline = float(request.get("deadline", 60))
+    _bound_self(deadline)
     out, sys.stdout = sys.stdout, sys.stderr  # only the answer goes to stdout
-    answer = prove(request)
+    answer = prove(request, until=started + deadline - WHOLE_PROOF_MARGIN)
     out.write(json.dumps(answer, ensure_ascii=False))
     out.flush()
 

@@ -262,18 +262,36 @@ TYPED_MAX = 512
 
 
 def typed_lesson(stored: TeacherLesson):
-    """A stored lesson file read back into a typed lesson (it passed the checker when it was saved)."""
+    """A stored lesson file read back into a typed lesson (it passed the checker when it was saved), each puzzle
+    given the whole proof made with it, so kids' moves are answered with lookups."""
     from teach.lessons import check_text
 
-    key = hashlib.sha256(f"{stored.lesson_id}\n{stored.source}".encode()).hexdigest()
+    key = hashlib.sha256(f"{stored.lesson_id}\n{bool(stored.proofs)}\n{stored.source}".encode()).hexdigest()
     found = _typed.get(key)
     if found is None:
         found, _errors, _count = check_text(stored.source, f"{stored.lesson_id}.yaml", prove=False)
+        if found is not None and stored.proofs:
+            _attach(found, stored.proofs)
         with _typed_lock:
             if len(_typed) >= TYPED_MAX:
                 _typed.clear()
             _typed[key] = found
     return found
+
+
+def _attach(lesson, proofs: dict) -> None:
+    """Give each puzzle its stored proof; one whose key is not there (proven by an older reader) is read live."""
+    from teach.go.proof import Proof
+    from teach.lessons.proofstore import key_of
+
+    for step in lesson.puzzles:
+        key = key_of(step)
+        entry = proofs.get(key)
+        if isinstance(entry, dict):
+            try:
+                step.__dict__["proof"] = Proof.from_json(key, entry)
+            except (KeyError, TypeError, ValueError):
+                continue
 
 
 def class_lessons(kid_id: int) -> list:

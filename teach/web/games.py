@@ -21,6 +21,7 @@ from sqlalchemy.orm import aliased
 
 from teach.go import Game, IllegalMove
 from teach.go.judge import SERVER_LIMITS, Goal, GoalError, Judge
+from teach.go.proof import Proof, ProvenJudge, puzzle_key
 from teach.go.record import played_game_sgf
 from teach.go.scoring import stones_text
 from teach.models import Group, Membership, MissedCapture, ParentLink, PlayedGame, User, utcnow
@@ -280,9 +281,27 @@ def _judge(size: int, black: tuple, white: tuple, to_play: str, goal: str, targe
     return Judge(position_of(row), Goal(goal, (target,)), SERVER_LIMITS)
 
 
-def judge_of(row: MissedCapture) -> Judge:
-    """Raises GoalError or ValueError for a finding whose goal does not fit its position."""
-    return _judge(row.size, tuple(row.black), tuple(row.white), row.to_play, row.goal, row.target)
+_proven: dict[int, ProvenJudge] = {}  # missed capture id -> its judge answering from the review's proof
+PROVEN_MAX = 512
+
+
+def judge_of(row: MissedCapture) -> Judge | ProvenJudge:
+    """The retry puzzle's judge: answering from the whole proof the review made (a lookup per move), or reading
+    live for a finding kept without one. Raises GoalError or ValueError for a finding whose goal does not fit its
+    position."""
+    judge = _judge(row.size, tuple(row.black), tuple(row.white), row.to_play, row.goal, row.target)
+    if not row.proof:
+        return judge
+    found = _proven.get(row.id)  # ids are never handed out again, and a row's puzzle never changes
+    if found is None:
+        try:
+            proof = Proof.from_json(puzzle_key(judge.start, row.goal, (row.target,)), row.proof)
+        except (KeyError, TypeError, ValueError):
+            return judge
+        if len(_proven) >= PROVEN_MAX:
+            _proven.clear()
+        found = _proven[row.id] = ProvenJudge(judge, proof)
+    return found
 
 
 def kind_label(row: MissedCapture) -> str:

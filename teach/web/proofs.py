@@ -177,7 +177,7 @@ def finish(job_id: int, runner: str, answer: dict, deadline: float) -> str:
         if job is None:  # its teacher was deleted meanwhile
             return "gone"
         found = answer["lesson"]
-        result["title"] = found["title"]
+        result.update(title=found["title"], unproven=answer.get("unproven", 0))
         if content.catalog().topic(found["topic"]) is None:
             result.update(problem="topic", topic=found["topic"])
         elif found["id"] in content.catalog().lessons or db.session.scalar(sa.select(TeacherLesson.id).where(
@@ -188,7 +188,7 @@ def finish(job_id: int, runner: str, answer: dict, deadline: float) -> str:
             if answer.get("solution"):  # a one-puzzle lesson: its winners and refutations, for the editor's page
                 result["solution"] = answer["solution"]
             lesson = TeacherLesson(owner_id=job.owner_id, lesson_id=found["id"], filename=job.filename,
-                                   source=answer["source"])
+                                   source=answer["source"], proofs=answer.get("proofs") or None)
     if lesson is not None:
         db.session.add(lesson)
         try:

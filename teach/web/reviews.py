@@ -49,6 +49,10 @@ DEFAULTS = {
 }
 GOALS = ("capture", "save")
 MAX_FINDINGS = 50  # kept per game: more is not a review a kid can use
+# CPU seconds one retry puzzle's whole proof may take in the review's child (every move a kid can play, at every
+# position the kid can reach, judged once): a bigger one (a long chase on an open board) is read live instead
+PROOF_SECONDS = 3.0
+PROOF_MARGIN = 3.0  # wall-clock seconds kept free before the child's deadline, to write its answer
 
 
 def setting(name: str):
@@ -177,6 +181,9 @@ def finding_row(game: PlayedGame, f: dict) -> MissedCapture | None:
         black, white = _points(f["black"], size), _points(f["white"], size)
         answers = _points(f["answers"], size)
         number = f["move_number"]
+        proof = f.get("proof")
+        if proof is not None and not (isinstance(proof, dict) and isinstance(proof.get("positions"), dict)):
+            return None
         ok = (black is not None and white is not None and answers and f["kind"] in REVIEW_KINDS
               and f["goal"] in GOALS and f["to_play"] in ("black", "white") and isinstance(number, int)
               and 1 <= number <= len(game.moves or []) and f["size"] == size
@@ -187,7 +194,7 @@ def finding_row(game: PlayedGame, f: dict) -> MissedCapture | None:
         return None
     return MissedCapture(game_id=game.id, kid_id=game.kid_id, move_number=number, kind=f["kind"], size=size,
                          black=black, white=white, to_play=f["to_play"], goal=f["goal"], target=f["target"],
-                         played=f["played"], answers=answers[:10], status="open")
+                         played=f["played"], answers=answers[:10], proof=proof, status="open")
 
 
 def finish(game_id: int, stamp, findings: list) -> str:
@@ -292,8 +299,9 @@ def join_runner(app: Flask, timeout: float = 60.0) -> bool:
 
 
 # ---------------------------------------------------------------------- the child process
-def _review_request(request: dict) -> list[dict]:
-    """The child's work: rebuild the game as the play pages do and review the kid's moves."""
+def _review_request(request: dict, until: float | None = None) -> list[dict]:
+    """The child's work: rebuild the game as the play pages do, review the kid's moves, and prove each retry
+    puzzle whole (``prove_findings``) while the clock allows (``until``, a ``time.monotonic()``)."""
     from dataclasses import asdict
 
     from teach.web.played import game_of
@@ -301,17 +309,44 @@ def _review_request(request: dict) -> list[dict]:
     row = SimpleNamespace(**{k: request[k] for k in ("id", "kind", "size", "komi", "handicap", "capture_goal",
                                                      "moves")})
     game = game_of(row)
-    found = review(game, request["color"], float(request["seconds"]))
-    return [{k: v for k, v in asdict(f).items()} for f in found]
+    found = [{k: v for k, v in asdict(f).items()} for f in review(game, request["color"], float(request["seconds"]))]
+    prove_findings(found[:MAX_FINDINGS], until)
+    return found
+
+
+def prove_findings(findings: list[dict], until: float | None = None) -> int:
+    """Give each finding the whole proof of its retry puzzle (``proof``, as ``teach.go.proof.Proof.to_json``), as
+    lesson puzzles have theirs, so the kid's moves are answered with lookups; a finding too big to prove within
+    ``PROOF_SECONDS``, or left when the clock reaches ``until``, keeps none and is read live. How many were
+    proven."""
+    from teach.go.judge import Goal, GoalError, Judge
+    from teach.go.proof import ProofError, prove
+    from teach.lessons.check import PROVE_LIMITS, WHOLE_PROOF_POSITIONS
+    from teach.web.games import position_of
+
+    proven = 0
+    for f in findings:
+        left = PROOF_SECONDS if until is None else min(PROOF_SECONDS, until - time.monotonic())
+        if left <= 0:
+            break
+        try:
+            judge = Judge(position_of(SimpleNamespace(**f)), Goal(f["goal"], (f["target"],)), PROVE_LIMITS)
+            f["proof"] = prove(judge, max_positions=WHOLE_PROOF_POSITIONS, cpu_seconds=left).to_json()
+            proven += 1
+        except (ProofError, GoalError, ValueError, KeyError):
+            continue
+    return proven
 
 
 def main() -> None:
     from teach.lessons.prover import _bound_self
 
+    started = time.monotonic()
     request = json.loads(sys.stdin.buffer.read())
-    _bound_self(float(request.get("deadline", DEFAULTS["REVIEW_DEADLINE_SECONDS"])))
+    deadline = float(request.get("deadline", DEFAULTS["REVIEW_DEADLINE_SECONDS"]))
+    _bound_self(deadline)
     out, sys.stdout = sys.stdout, sys.stderr  # only the answer goes to stdout
-    findings = _review_request(request)
+    findings = _review_request(request, until=started + deadline - PROOF_MARGIN)
     out.write(json.dumps({"status": "done", "findings": findings}, ensure_ascii=False))
     out.flush()
 
