@@ -539,10 +539,10 @@ def test_an_uploaded_lesson_is_proven_whole_and_its_kids_moves_are_lookups_a_fre
         assert judge.looked_up == len(moves) and judge.read == 0
 
 
-def test_an_uploaded_puzzle_too_big_to_prove_whole_is_kept_read_live_and_the_page_says_so(demo, client):
+def test_an_uploaded_puzzle_too_big_to_prove_whole_keeps_what_its_proof_reached_and_the_page_says_so(demo, client):
     """The edge chase of web-second: the reader runs out of budget deep in a wrong line (a whole proof judges
     every move at every position a kid can reach), so the puzzle is kept, as the curriculum keeps its too-big
-    ones, and its moves are read as kids play."""
+    ones: the positions its proof reached are lookups, the rest is read as kids play."""
     from teach.go.proof import ProvenJudge
     from teach.web.classroom import typed_lesson
 
@@ -553,8 +553,11 @@ def test_an_uploaded_puzzle_too_big_to_prove_whole_is_kept_read_live_and_the_pag
     assert status == "done" and 'data-unproven="1"' in page and "有 1 道题变化太多" in page
     with demo.app_context():
         row = db.session.scalar(sa.select(TeacherLesson))
-        assert row.proofs is None or row.proofs == {}
-        assert not isinstance(typed_lesson(row).puzzles[0].judge(), ProvenJudge)
+        (entry,) = row.proofs.values()
+        assert entry["complete"] is False and entry["positions"]
+        judge = typed_lesson(row).puzzles[0].judge()
+        assert isinstance(judge, ProvenJudge) and not judge.proof.complete
+        assert judge.judge([], "J1").result == "wrong" and (judge.looked_up, judge.read) == (1, 0)
 
 
 def test_a_lesson_kept_before_proofs_were_stored_is_read_live(demo, client):

@@ -278,3 +278,46 @@ def test_a_slow_move_is_taken_back_on_the_page_and_counts_no_miss(app, client, t
         assert progress is None or (progress.mistakes or 0) == 0
     on = client.post("/learn/proof-a/0/move", json={"move": "A2", "attempt": None, "ply": 0}).get_json()
     assert on["result"] == "continue" and on["ply"] == 2
+
+
+def test_a_proof_that_cannot_finish_keeps_the_positions_it_proved_each_with_every_move_a_fresh_reading_gives(
+        tmp_path):
+    with pytest.raises(ProofError) as e:
+        prove(corner_judge(), max_positions=1)
+    partial = e.value.partial
+    assert partial is not None and not partial.complete and len(partial.positions) == 1
+    fresh, start = corner_judge(), build_position(CORNER, "black")
+    for move in start.legal_moves():  # the one position held is the start, every legal move in it judged
+        stored, read = partial.verdict(start, move), fresh.judge([], move)
+        assert (stored.result, stored.reason, stored.reply) == (read.result, read.reason, read.reply), move
+    # the store keeps it beside the record of why the proof stopped, and reads it back as partial
+    store = proofstore.Store(tmp_path / proofstore.STORE_NAME)
+    store.refuse(partial.key, "proof-a", 0, str(e.value), e.value.line, partial)
+    proofstore.write(store, store.path)
+    back = proofstore.read(store.path)
+    assert set(back.unproven) == {partial.key} and back.proofs == {}
+    assert back.partial[partial.key].positions == partial.positions and not back.partial[partial.key].complete
+
+
+def test_a_fresh_server_answers_what_a_too_big_proof_reached_with_lookups_and_reads_only_the_rest(
+        tmp_path, monkeypatch):
+    from teach.lessons import wholeproof
+    from teach.lessons.loader import load_lessons
+    from teach.web import content, create_app
+
+    monkeypatch.setattr(wholeproof, "WHOLE_PROOF_POSITIONS", 1)  # a budget the corner's lines go past
+    write_lessons(tmp_path, {"proof-a": (CORNER, "A1")})
+    store = proofstore.Store(tmp_path / proofstore.STORE_NAME)
+    wholeproof.prove_all(store, wholeproof.puzzles(load_lessons(tmp_path)), workers=1)
+    assert len(store.unproven) == 1 and len(store.partial) == 1
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": "sqlite://",
+                      "LESSONS_DIR": str(tmp_path), "REVIEW_RUNNER": False})
+    with app.app_context():
+        judge = content.judge_for("proof-a", 0)
+        assert isinstance(judge, ProvenJudge)
+        first = judge.judge([], "A2")
+        assert first.result == "continue" and judge.judge([], "H8").result == "slow"
+        assert (judge.looked_up, judge.read) == (2, 0)  # the start position: lookups
+        assert judge.judge(["A2", first.reply], "B1").result == "correct"
+        assert (judge.looked_up, judge.read) == (2, 1)  # past what the proof reached: read live
+        assert content.prewarm() == 1  # the rest of it is solved at start-up where asked to

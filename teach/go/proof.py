@@ -58,11 +58,13 @@ def puzzle_key(game: Game, goal_kind: str, targets: tuple[str, ...], engine: str
 
 
 class ProofError(Exception):
-    """The puzzle cannot be proven everywhere: ``line`` is where (the moves from the start, then the move)."""
+    """The puzzle cannot be proven everywhere: ``line`` is where (the moves from the start, then the move);
+    ``partial`` holds the positions proven before it stopped (each with every legal move judged), or None."""
 
-    def __init__(self, message: str, line: list[str]) -> None:
+    def __init__(self, message: str, line: list[str], partial: "Proof | None" = None) -> None:
         super().__init__(message, line)
         self.line = line
+        self.partial = partial
 
     def __str__(self) -> str:
         return str(self.args[0])
@@ -74,6 +76,8 @@ class Proof:
     positions: dict[str, list[list]] = field(default_factory=dict)  # position -> [[result, reason, reply, ko, moves]]
     judgements: int = 0
     seconds: float = 0.0
+    # False for what a proof that could not finish holds: its positions are proven, the rest is read live
+    complete: bool = True
     lines: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)  # position -> a line to it
     _index: dict[str, dict[str, Verdict]] | None = field(default=None, repr=False, compare=False)
 
@@ -96,11 +100,17 @@ class Proof:
         return None if found is None else Verdict(found.result, found.reason, found.reply, found.ko)
 
     def to_json(self) -> dict:
-        return {"positions": self.positions, "judgements": self.judgements, "seconds": round(self.seconds, 2)}
+        data = {"positions": self.positions, "judgements": self.judgements, "seconds": round(self.seconds, 2)}
+        if not self.complete:
+            data["complete"] = False
+        return data
 
     @classmethod
     def from_json(cls, key: str, data: dict) -> "Proof":
-        return cls(key, data["positions"], data.get("judgements", 0), data.get("seconds", 0.0))
+        if not isinstance(data["positions"], dict):
+            raise TypeError("positions")
+        return cls(key, data["positions"], data.get("judgements", 0), data.get("seconds", 0.0),
+                   data.get("complete", True) is not False)
 
 
 def prove(judge: Judge, max_positions: int = MAX_POSITIONS, cpu_seconds: float | None = None) -> Proof:
@@ -114,33 +124,44 @@ def prove(judge: Judge, max_positions: int = MAX_POSITIONS, cpu_seconds: float |
     stack: list[list[str]] = [[]]
     judge._solving = True  # moves elsewhere answered from one reading of a pass, from the first move on
     try:
-        while stack:
-            line = stack.pop()
-            game = judge._replay(line)
-            key = position_key(game)
-            if key in proof.positions:
-                continue
-            if len(proof.positions) >= max_positions:
-                raise ProofError(f"more than {max_positions} positions to prove", line)
-            proof.lines[key] = line
-            groups: dict[tuple, list[str]] = {}
-            for move in game.legal_moves():
-                if deadline is not None and time.process_time() > deadline:
-                    raise ProofError(f"the proof took more than {cpu_seconds:.0f} s", line + [move])
-                v = judge.judge(line, move)
-                proof.judgements += 1
-                if v.result == "wrong" and v.reason == "unknown":
-                    raise ProofError("the reader ran out of budget", line + [move])
-                if v.result == "continue":
-                    if not v.reply:
-                        raise ProofError("the computer has no answer", line + [move])
-                    stack.append(line + [move, v.reply])
-                groups.setdefault((v.result, v.reason, v.reply, int(v.ko)), []).append(move)
-            proof.positions[key] = [[*k, " ".join(moves)] for k, moves in groups.items()]
+        _prove_lines(judge, proof, stack, max_positions, cpu_seconds, deadline)
+    except ProofError as e:  # what was proven stays useful: a position held is answered with a lookup
+        proof.complete = False
+        proof.seconds = time.monotonic() - started
+        e.partial = proof if proof.positions else None
+        raise
     finally:
         judge._solving = False
     proof.seconds = time.monotonic() - started
     return proof
+
+
+def _prove_lines(judge: Judge, proof: Proof, stack: list[list[str]], max_positions: int, cpu_seconds: float | None,
+                 deadline: float | None) -> None:
+    """``prove``'s walk: a position goes into ``proof.positions`` only once every legal move in it is judged."""
+    while stack:
+        line = stack.pop()
+        game = judge._replay(line)
+        key = position_key(game)
+        if key in proof.positions:
+            continue
+        if len(proof.positions) >= max_positions:
+            raise ProofError(f"more than {max_positions} positions to prove", line)
+        proof.lines[key] = line
+        groups: dict[tuple, list[str]] = {}
+        for move in game.legal_moves():
+            if deadline is not None and time.process_time() > deadline:
+                raise ProofError(f"the proof took more than {cpu_seconds:.0f} s", line + [move])
+            v = judge.judge(line, move)
+            proof.judgements += 1
+            if v.result == "wrong" and v.reason == "unknown":
+                raise ProofError("the reader ran out of budget", line + [move])
+            if v.result == "continue":
+                if not v.reply:
+                    raise ProofError("the computer has no answer", line + [move])
+                stack.append(line + [move, v.reply])
+            groups.setdefault((v.result, v.reason, v.reply, int(v.ko)), []).append(move)
+        proof.positions[key] = [[*k, " ".join(moves)] for k, moves in groups.items()]
 
 
 class ProvenJudge:

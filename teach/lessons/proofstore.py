@@ -44,6 +44,8 @@ class Store:
     where: dict[str, tuple[str, int]] = field(default_factory=dict)  # key -> (lesson id, step index)
     # puzzles that cannot be proven whole within the budget: key -> {lesson, step, why, line}
     unproven: dict[str, dict] = field(default_factory=dict)
+    # what their proofs did prove before they stopped (``Proof.complete`` false): key -> proof
+    partial: dict[str, Proof] = field(default_factory=dict)
     problem: str | None = None  # why the file on disk could not be used, if it could not
 
     def get(self, puzzle) -> Proof | None:
@@ -53,11 +55,21 @@ class Store:
         self.proofs[proof.key] = proof
         self.where[proof.key] = (lesson_id, step)
         self.unproven.pop(proof.key, None)
+        self.partial.pop(proof.key, None)
 
-    def refuse(self, key: str, lesson_id: str, step: int, why: str, line: list[str]) -> None:
+    def refuse(self, key: str, lesson_id: str, step: int, why: str, line: list[str],
+               partial: Proof | None = None) -> None:
         self.proofs.pop(key, None)
         self.where[key] = (lesson_id, step)
         self.unproven[key] = {"lesson": lesson_id, "step": step, "why": why, "line": " ".join(line)}
+        self.partial.pop(key, None)
+        if partial is not None and partial.positions:
+            self.partial[key] = partial
+
+    def answering(self, puzzle) -> Proof | None:
+        """The proof a puzzle's judge answers from: its whole proof, or what a proof too big to finish proved."""
+        key = key_of(puzzle)
+        return self.proofs.get(key) or self.partial.get(key)
 
     def keep_only(self, keys: set[str]) -> int:
         """Drop what belongs to no current puzzle; how many entries went."""
@@ -65,6 +77,7 @@ class Store:
         for k in gone:
             self.proofs.pop(k, None)
             self.unproven.pop(k, None)
+            self.partial.pop(k, None)
             del self.where[k]
         return len(gone)
 
@@ -98,6 +111,8 @@ def read(path: Path) -> Store:
         for key, entry in (data.get("unproven") or {}).items():
             store.unproven[key] = {k: entry[k] for k in ("lesson", "step", "why", "line")}
             store.where[key] = (entry["lesson"], entry["step"])
+            if "positions" in entry:
+                store.partial[key] = Proof.from_json(key, {**entry, "complete": False})
     except (KeyError, TypeError, ValueError) as e:
         raise StoreError(f"{path}: a damaged proof entry ({e!r}); run `teach lessons prove`") from None
     return store
@@ -124,8 +139,12 @@ def write(store: Store, path: Path) -> int:
         lesson_id, step = store.where[key]
         return {"lesson": lesson_id, "step": step, **store.proofs[key].to_json()}
 
+    def unproven(key: str) -> dict:
+        partial = store.partial.get(key)
+        return store.unproven[key] if partial is None else {**store.unproven[key], **partial.to_json()}
+
     text = (f'{{"format": {FORMAT}, "engine": {json.dumps(ENGINE_VERSION)},\n"unproven": {{\n'
-            + entries(store.unproven, store.unproven.get) + '\n},\n"puzzles": {\n'
+            + entries(store.unproven, unproven) + '\n},\n"puzzles": {\n'
             + entries(store.proofs, proven) + "\n}}\n")
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".proofs-", suffix=".json")
     with os.fdopen(fd, "w", encoding="utf-8") as f:

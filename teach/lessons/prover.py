@@ -68,17 +68,19 @@ def prove_whole(lesson, until: float | None = None) -> dict:
     """Each puzzle of a lesson that checked out proven whole, as the curriculum's are (every move a kid can play,
     at every position a kid can reach): ``proofs``, each proof by its puzzle's key, for the web app to answer kids'
     moves with lookups, and ``unproven``, how many were too big for ``WHOLE_PROOF_SECONDS`` of CPU or for the time
-    left before ``until`` (their moves are read live as kids play, like the curriculum's puzzles too big to prove)."""
+    left before ``until`` (what their proofs reached is kept too; the rest is read live as kids play, like the
+    curriculum's puzzles too big to prove)."""
     from .proofstore import key_of
     from .wholeproof import attach
 
     proofs, unproven = {}, 0
     for puzzle in lesson.puzzles:
         left = WHOLE_PROOF_SECONDS if until is None else min(WHOLE_PROOF_SECONDS, until - time.monotonic())
-        if left > 0 and attach(puzzle, left):
-            proofs[key_of(puzzle)] = puzzle.proof.to_json()
-        else:
+        if not (left > 0 and attach(puzzle, left)):
             unproven += 1
+        proof = puzzle.__dict__.get("proof")  # a whole proof, or the positions a too-big one reached
+        if proof is not None:
+            proofs[key_of(puzzle)] = proof.to_json()
     return {"proofs": proofs, "unproven": unproven}
 
 

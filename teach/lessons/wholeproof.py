@@ -25,11 +25,12 @@ def attach(puzzle, cpu_seconds: float) -> bool:
     try:
         proof = prove(Judge(puzzle.start(), puzzle.goal_object(), PROVE_LIMITS), max_positions=WHOLE_PROOF_POSITIONS,
                       cpu_seconds=cpu_seconds)
-    except ProofError:
-        return False
-    puzzle.__dict__["proof"] = proof
-    puzzle.__dict__.pop("_judge", None)  # the next judge() answers from the proof
-    return True
+    except ProofError as e:
+        proof = e.partial  # the positions it did prove are answered with lookups all the same
+    if proof is not None:
+        puzzle.__dict__["proof"] = proof
+        puzzle.__dict__.pop("_judge", None)  # the next judge() answers from the proof
+    return proof is not None and proof.complete
 
 
 @dataclass
@@ -82,7 +83,7 @@ def _prove_one(args: tuple[Item, float]) -> tuple[Item, object]:
         return item, prove(Judge(puzzle.start(), puzzle.goal_object(), PROVE_LIMITS),
                            max_positions=WHOLE_PROOF_POSITIONS, cpu_seconds=budget)
     except ProofError as e:  # sent back as plain data: an exception with extra fields does not unpickle
-        return item, (str(e), e.line)
+        return item, (str(e), e.line, e.partial)
 
 
 def prove_all(store: proofstore.Store, items: list[Item], workers: int | None = None, budget: float | None = None,

@@ -43,15 +43,16 @@ def _attach_proofs(found, path: str) -> None:
         for step in lesson.steps:
             if step.kind == "puzzle":
                 key = proofstore.key_of(step)
-                proof = store.proofs.get(key)
+                proof = store.proofs.get(key) or store.partial.get(key)  # a too-big one's proven positions too
                 if proof is not None:
                     step.__dict__["proof"] = proof
-                elif key in store.unproven:
+                if key in store.unproven:
                     too_big += 1
-                else:
+                elif proof is None:
                     missing += 1
     if too_big:
-        current_app.logger.info("%d lesson puzzles are too big to prove whole: their moves are read live", too_big)
+        current_app.logger.info("%d lesson puzzles are too big to prove whole: the positions their proofs reached "
+                                "are answered with lookups, the rest is read live", too_big)
     if missing and not store.problem:
         current_app.logger.warning("%d lesson puzzles have no current proof in %s: their moves are read live "
                                    "(run `teach lessons prove`)", missing, store.path)
@@ -81,14 +82,15 @@ def judge_for(lesson_id: str, step: int):
 
 
 def prewarm() -> int:
-    """Solve once, at start-up, every lesson puzzle that has no stored whole proof (a proven one answers every
+    """Solve once, at start-up, every lesson puzzle that has no complete stored proof (a proven one answers every
     move with a lookup already): each first move a kid can play is judged, and each move of the solution lines
-    after it (``Judge.warm``). Run before the workers fork (gunicorn --preload), the answers are shared by all of
-    them. Returns the number of puzzles solved."""
+    after it (``Judge.warm``; what a partial proof holds is a lookup). Run before the workers fork (gunicorn
+    --preload), the answers are shared by all of them. Returns the number of puzzles solved."""
     solved = 0
     for lesson in catalog().lessons.values():
         for index, step in enumerate(lesson.steps):
-            if step.kind == "puzzle" and step.__dict__.get("proof") is None:  # a proven puzzle needs nothing
+            proof = step.__dict__.get("proof") if step.kind == "puzzle" else None
+            if step.kind == "puzzle" and (proof is None or not proof.complete):  # a proven puzzle needs nothing
                 judge_for(lesson.id, index).warm()
                 solved += 1
     return solved

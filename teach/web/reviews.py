@@ -317,8 +317,8 @@ def _review_request(request: dict, until: float | None = None) -> list[dict]:
 def prove_findings(findings: list[dict], until: float | None = None) -> int:
     """Give each finding the whole proof of its retry puzzle (``proof``, as ``teach.go.proof.Proof.to_json``), as
     lesson puzzles have theirs, so the kid's moves are answered with lookups; a finding too big to prove within
-    ``PROOF_SECONDS``, or left when the clock reaches ``until``, keeps none and is read live. How many were
-    proven."""
+    ``PROOF_SECONDS`` keeps the positions its proof reached (the rest is read live), one left when the clock
+    reaches ``until`` keeps none. How many were proven whole."""
     from teach.go.judge import Goal, GoalError, Judge
     from teach.go.proof import ProofError, prove
     from teach.lessons.check import PROVE_LIMITS, WHOLE_PROOF_POSITIONS
@@ -333,7 +333,10 @@ def prove_findings(findings: list[dict], until: float | None = None) -> int:
             judge = Judge(position_of(SimpleNamespace(**f)), Goal(f["goal"], (f["target"],)), PROVE_LIMITS)
             f["proof"] = prove(judge, max_positions=WHOLE_PROOF_POSITIONS, cpu_seconds=left).to_json()
             proven += 1
-        except (ProofError, GoalError, ValueError, KeyError):
+        except ProofError as e:
+            if e.partial is not None:  # the positions it reached are lookups all the same
+                f["proof"] = e.partial.to_json()
+        except (GoalError, ValueError, KeyError):
             continue
     return proven
 
