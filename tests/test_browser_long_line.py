@@ -10,12 +10,11 @@ import pytest
 import sqlalchemy as sa
 
 from browser_support import browser, needs_chromium, serving  # noqa: F401  (browser is a fixture)
+from test_browser_help import signed_in
 from teach.models import LessonProgress, User, utcnow
 from teach.web.extensions import db
 
 ROOT = Path(__file__).resolve().parent.parent
-SIZES = {"tablet": {"width": 820, "height": 1180}, "phone": {"width": 390, "height": 844}}
-LOCALES = {"zh": "zh-CN", "en": "en-US"}
 GIVING_UP = ("老师算不清", "太难", "too hard", "unknown")
 
 pytestmark = needs_chromium
@@ -68,14 +67,7 @@ def test_a_long_line_then_a_wrong_move_in_the_deepest_puzzle_is_answered_in_kid_
                                                                                         device, lang):
     lesson_id, step, line, wrong, refutation = deepest_line()
     assert len(line) >= 4  # a kid's move, the computer's answer, and on: a line, not a first move
-    context = browser.new_context(viewport=SIZES[device], locale=LOCALES[lang], has_touch=True)
-    page = context.new_page()
-    with demo.app_context():
-        kid = db.session.scalar(sa.select(User.id).where(User.name == "明明"))
-    page.goto(f"{server}/kids/CAT234/{kid}")
-    for picture in ("cat", "fish", "moon"):
-        page.click(f"button[data-picture={picture}]")
-    page.wait_for_url("**/learn/")
+    context, page = signed_in(browser, server, demo, device, lang)
     page.goto(f"{server}/learn/{lesson_id}/{step}")
     tap = page.tap if device == "phone" else page.click
     for mine, reply in zip(line[::2], line[1::2]):

@@ -164,6 +164,14 @@ def write_lessons(tmp_path, puzzles: dict[str, tuple[list[str], str]]):
         (tmp_path / f"{name}.yaml").write_text(text, encoding="utf-8")
 
 
+def lessons_app(lessons_dir):
+    """The web app serving the lessons (and their proof store) of ``lessons_dir``."""
+    from teach.web import create_app
+
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": "sqlite://",
+                       "LESSONS_DIR": str(lessons_dir), "REVIEW_RUNNER": False})
+
+
 def test_the_checker_proves_whole_and_a_changed_lesson_proves_again_only_its_own_puzzle(tmp_path):
     write_lessons(tmp_path, {"proof-a": (CORNER, "A1"), "proof-b": (mirrored(CORNER), "J1")})
     first = check_paths([tmp_path], workers=1, whole=True)
@@ -220,14 +228,12 @@ def test_a_proof_that_cannot_finish_names_where_it_stopped():
 
 def test_the_web_app_answers_lesson_moves_from_the_stored_proofs(tmp_path):
     from teach.go.proof import ProvenJudge
-    from teach.web import content, create_app
+    from teach.web import content
 
     write_lessons(tmp_path, {"proof-a": (CORNER, "A1")})
     report = check_paths([tmp_path], workers=1, whole=True)
     proofstore.write(report.store, report.store.path)
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": "sqlite://",
-                      "LESSONS_DIR": str(tmp_path), "REVIEW_RUNNER": False})
-    with app.app_context():
+    with lessons_app(tmp_path).app_context():
         judge = content.judge_for("proof-a", 0)
         assert isinstance(judge, ProvenJudge)
         first = judge.judge([], "A2")
@@ -303,16 +309,14 @@ def test_a_fresh_server_answers_what_a_too_big_proof_reached_with_lookups_and_re
         tmp_path, monkeypatch):
     from teach.lessons import wholeproof
     from teach.lessons.loader import load_lessons
-    from teach.web import content, create_app
+    from teach.web import content
 
     monkeypatch.setattr(wholeproof, "WHOLE_PROOF_POSITIONS", 1)  # a budget the corner's lines go past
     write_lessons(tmp_path, {"proof-a": (CORNER, "A1")})
     store = proofstore.Store(tmp_path / proofstore.STORE_NAME)
     wholeproof.prove_all(store, wholeproof.puzzles(load_lessons(tmp_path)), workers=1)
     assert len(store.unproven) == 1 and len(store.partial) == 1
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": "sqlite://",
-                      "LESSONS_DIR": str(tmp_path), "REVIEW_RUNNER": False})
-    with app.app_context():
+    with lessons_app(tmp_path).app_context():
         judge = content.judge_for("proof-a", 0)
         assert isinstance(judge, ProvenJudge)
         first = judge.judge([], "A2")
