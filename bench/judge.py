@@ -119,9 +119,12 @@ def stored() -> None:
     print("\nslowest answers")
     for took, what in sorted(worst, reverse=True)[:5]:
         print(f"  {took * 1000:7.2f} ms  {what}")
-    print(f"\nnot proven whole (read live by the server): {len(store.unproven)}")
+    print(f"\nnot proven whole: {len(store.unproven)} (the positions a partial proof reached are lookups, the rest "
+          f"is read live by the server)")
     for key, entry in sorted(store.unproven.items(), key=lambda kv: (kv[1]['lesson'], kv[1]['step'])):
-        print(f"  {entry['lesson']}#{entry['step'] + 1}: {entry['why']}")
+        partial = store.partial.get(key)
+        held = f"{len(partial.positions)} positions proven" if partial else "nothing proven"
+        print(f"  {entry['lesson']}#{entry['step'] + 1}: {entry['why']} ({held})")
 
 
 def _lines(proof, judge) -> list[list[str]]:
