@@ -346,10 +346,26 @@ def _against_golden(catalog, golden: dict, goal: str, gnugo_winning) -> tuple[in
             continue
         ours = set(puzzle.winning)
         theirs = gnugo_winning(game, entry["gnugo"])
-        if ours != theirs:
+        if ours != theirs and not (goal == "capture" and not theirs and _caught_anyway(puzzle, game)):
             wrong.append(f"{key}: judge {sorted(ours)}, GNU Go {sorted(theirs)}")
         checked += 1
     return checked, wrong
+
+
+def _caught_anyway(puzzle, game: Game) -> bool:
+    """GNU Go's does_attack answers 0 for a move no better than a tenuki, so for stones caught whatever the attacker
+    plays (a one-eyed group whose outside roads are filled one by one) it names no move at all. The judge agrees
+    when a move elsewhere still catches them: its verdict is ``slow`` (the win kept, the capture no nearer), and
+    what it accepts are the moves that bring the capture nearer."""
+    from teach.go.coords import col_row, parse_point
+
+    def place(name: str) -> tuple[int, int]:
+        return col_row(parse_point(name, game.size), game.size)
+
+    targets = [place(t) for t in puzzle.targets]
+    far = max(game.legal_moves(),
+              key=lambda m: min(abs(place(m)[0] - c) + abs(place(m)[1] - r) for c, r in targets))
+    return puzzle.judge().judge([], far).result == "slow"
 
 
 def test_every_capture_puzzle_has_the_winning_first_moves_gnu_go_finds(proven_lessons, golden):
