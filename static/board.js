@@ -346,45 +346,9 @@
   }
 
   // ---------------------------------------------------------------- zoom: a big board on a small screen
-  // When the points are too close for a child's finger (13x13 on a phone), the first tap zooms in on that part of
-  // the board, where points are at least 44 px apart; the next tap plays. "Whole board" zooms out again, and so
-  // does a played move once the answer is on the board.
+  // (stones.js): in a puzzle, a played move zooms back out once its answer is on the board
   function boardZoom() {
     if (!board || !board.classList.contains("playable")) return;
-    var wrap = board.parentNode, box = board.getAttribute("viewBox").split(" ").map(Number);
-    var WINDOW_POINTS = 7, CELL = 40;
-    var span = (WINDOW_POINTS - 1) * CELL + 2 * (box[2] - (parseInt(board.dataset.size, 10) - 1) * CELL) / 2;
-    var whole = null;
-    function cellPx() { return board.getBoundingClientRect().width / box[2] * CELL; }
-    function zoomed() { return wrap.classList.contains("zoomed"); }
-    function needed() { return parseInt(board.dataset.size, 10) > WINDOW_POINTS && cellPx() < 36; }
-    function zoomOut() {
-      board.setAttribute("viewBox", box.join(" "));
-      wrap.classList.remove("zoomed");
-      if (whole) whole.hidden = true;
-    }
-    function zoomTo(pt) {
-      var c = pt.querySelector("circle.stone"), cx = +c.getAttribute("cx"), cy = +c.getAttribute("cy");
-      function clamp(v) { return Math.max(box[0], Math.min(box[0] + box[2] - span, v)); }
-      board.setAttribute("viewBox", [clamp(cx - span / 2), clamp(cy - span / 2), span, span].join(" "));
-      wrap.classList.add("zoomed");
-      if (!whole) {
-        whole = document.createElement("button");
-        whole.type = "button"; whole.className = "whole-board"; whole.textContent = "⤢";
-        whole.setAttribute("aria-label", lang === "zh" ? "看整个棋盘" : "Whole board");
-        whole.dataset.say = whole.getAttribute("aria-label");
-        whole.addEventListener("click", zoomOut);
-        wrap.appendChild(whole);
-      }
-      whole.hidden = false;
-    }
-    wrap.classList.add("zoomable");
-    board.addEventListener("click", function (e) {
-      var pt = e.target.closest && e.target.closest("g.pt");
-      if (!pt) return;
-      if (!zoomed() && needed()) { e.stopPropagation(); e.preventDefault(); zoomTo(pt); return; }
-      if (zoomed() && kind === "puzzle") setTimeout(function () { if (!busy) zoomOut(); }, 1400);
-    }, true);
-    window.addEventListener("resize", function () { if (zoomed() && !needed()) zoomOut(); });
+    window.TeachStones.zoom(board.parentNode, lang, kind === "puzzle" ? function () { return !busy; } : null);
   }
 })();

@@ -112,6 +112,9 @@
   var feedback = document.getElementById("feedback");
   var wrap = document.getElementById("board-wrap");
   function board() { return wrap.querySelector("svg.board"); }
+  // a 13x13 or 19x19 game on a phone: the first tap zooms in, the next plays, and once the computer has answered
+  // (or, at one tablet, the other player's turn has come) the whole board shows again
+  window.TeachStones.zoom(wrap, lang, function () { return !busy; });
   function setRows(rows, last) { window.TeachStones.setRows(board(), rows, last); }
   function say(message, good) {
     feedback.textContent = message || "";

@@ -133,6 +133,8 @@
     var quiet = [], hiddenMs = 15000, lastChange = Date.now(), full = null;
     var wrap = document.getElementById("board-wrap"), feedback = document.getElementById("feedback");
     function board() { return wrap.querySelector("svg.board"); }
+    // a big board on a phone: the first tap zooms in, the next plays, the whole board again once it is answered
+    if (wrap) S.zoom(wrap, document.documentElement.lang === "zh-Hans" ? "zh" : "en", function () { return !busy; });
     function say(m, good) {
       feedback.textContent = m || "";
       feedback.className = "feedback speak " + (good === false ? "bad" : "");

@@ -54,5 +54,55 @@
     board.dataset.fitted = "1";
   }
   document.querySelectorAll("svg.board.bare").forEach(fit);
-  window.TeachStones = {rows: rows, setRows: setRows, post: post, points: points, fit: fit};
+
+  // A big board on a small screen (13x13 or 19x19 on a phone): when the points are too close for a child's finger,
+  // the first tap zooms in on that part of the board, where points are at least 44 px apart, and the next tap
+  // plays. "Whole board" zooms out again, and so does a played move once ``settled()`` says its answer is on the
+  // board (no ``settled``: the page stays zoomed in). The board is looked up in ``wrap`` at each tap, so a page
+  // that draws a new one (the count screen) keeps its zoom.
+  var WINDOW_POINTS = 7;
+  function zoom(wrap, lang, settled) {
+    var whole = null;
+    function svg() { return wrap.querySelector("svg.board"); }
+    function box(board) { return (board.dataset.box || board.getAttribute("viewBox")).split(" ").map(Number); }
+    function zoomed() { return wrap.classList.contains("zoomed"); }
+    function needed(board) {
+      var size = parseInt(board.dataset.size, 10);
+      return size > WINDOW_POINTS && board.getBoundingClientRect().width / box(board)[2] * CELL < 36;
+    }
+    function zoomOut() {
+      var board = svg();
+      if (board && board.dataset.box) board.setAttribute("viewBox", board.dataset.box);
+      wrap.classList.remove("zoomed");
+      if (whole) whole.hidden = true;
+    }
+    function zoomTo(board, pt) {
+      var b = box(board), c = pt.querySelector("circle.stone"), cx = +c.getAttribute("cx"), cy = +c.getAttribute("cy");
+      var span = (WINDOW_POINTS - 1) * CELL + (b[2] - (parseInt(board.dataset.size, 10) - 1) * CELL);
+      function clamp(v) { return Math.max(b[0], Math.min(b[0] + b[2] - span, v)); }
+      board.dataset.box = b.join(" ");
+      board.setAttribute("viewBox", [clamp(cx - span / 2), clamp(cy - span / 2), span, span].join(" "));
+      wrap.classList.add("zoomed");
+      if (!whole) {
+        whole = document.createElement("button");
+        whole.type = "button"; whole.className = "whole-board"; whole.textContent = "⤢";
+        whole.setAttribute("aria-label", lang === "zh" ? "看整个棋盘" : "Whole board");
+        whole.dataset.say = whole.getAttribute("aria-label");
+        whole.addEventListener("click", zoomOut);
+        wrap.appendChild(whole);
+      }
+      whole.hidden = false;
+    }
+    wrap.classList.add("zoomable");
+    wrap.addEventListener("click", function (e) {
+      var board = svg(), pt = e.target.closest && e.target.closest("g.pt");
+      if (!pt || !board || !board.classList.contains("playable")) return;
+      if (!zoomed() && needed(board)) { e.stopPropagation(); e.preventDefault(); zoomTo(board, pt); return; }
+      if (zoomed() && settled) {
+        var wait = setInterval(function () { if (settled()) { clearInterval(wait); zoomOut(); } }, 1400);
+      }
+    }, true);
+    window.addEventListener("resize", function () { var board = svg(); if (zoomed() && board && !needed(board)) zoomOut(); });
+  }
+  window.TeachStones = {rows: rows, setRows: setRows, post: post, points: points, fit: fit, zoom: zoom};
 })();

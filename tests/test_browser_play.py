@@ -235,3 +235,30 @@ def test_a_game_against_the_computer_is_read_aloud_and_its_points_are_44_px_apar
     with demo.app_context():
         assert db.session.get(User, kid_id).narrate is False
     context.close()
+
+
+@pytest.mark.parametrize("device, lang", [("phone", "en")])
+def test_a_19x19_game_on_a_phone_zooms_in_so_a_finger_finds_its_point_and_shows_the_whole_board_after_the_reply(
+        server, browser, demo, device, lang):
+    context, page = signed_in_page(browser, server, demo, device, lang)
+    tap(page, device, "label.pick:has(input[name=kind][value=full])")
+    tap(page, device, "fieldset[data-kind=full] label.pick:has(input[name=size][value='19'])")
+    tap(page, device, "label.pick[data-level='1']")
+    tap(page, device, "#start")
+    page.wait_for_selector("#play-game")
+    whole = page.locator("g.pt[data-point=Q16] rect.hit").bounding_box()
+    assert whole["width"] < 44  # 19 points across a phone: too close for a finger
+    ply = page.locator("#play-game").get_attribute("data-ply")
+    tap(page, device, "g.pt[data-point=Q16]")  # the first tap zooms in there and plays nothing
+    page.wait_for_selector("#board-wrap.zoomed")
+    assert page.locator("#play-game").get_attribute("data-ply") == ply
+    zoomed = page.locator("g.pt[data-point=Q16] rect.hit").bounding_box()
+    assert zoomed["width"] >= 44 and zoomed["height"] >= 44, zoomed
+    no_sideways_scroll(page)
+    shot(page, f"zoomed-19-{device}-{lang}")
+    tap(page, device, "g.pt[data-point=Q16]")  # the second plays, and the computer answers
+    page.wait_for_selector(f'#play-game:not([data-ply="{ply}"])')
+    assert page.locator("g.pt.black[data-point=Q16]").count() == 1
+    page.wait_for_selector("#board-wrap:not(.zoomed)", timeout=10000)  # the whole board, with the reply on it
+    assert page.locator("g.pt.white").count() == 1
+    context.close()
