@@ -286,18 +286,24 @@ def _owl_answer(engine: GnuGo, goal: str, target: str) -> str:
 
 
 def write_golden() -> None:
-    """``make golden``: ask GNU Go about every capture, save, kill and live puzzle of the curriculum."""
+    """``make golden``: ask GNU Go about every capture, save, kill and live puzzle of the curriculum. A puzzle whose
+    position, goal and target the file already holds (under whatever lesson step) keeps the answers it has: GNU Go
+    gives the same ones again, and its owl reading takes minutes over the whole curriculum."""
     import tempfile
 
     from teach.lessons import load_lessons
 
+    known = {}
+    if GOLDEN.exists():
+        known = {e["position"]: e["gnugo"] for e in json.loads(GOLDEN.read_text())["puzzles"].values()}
     engine = GnuGo()
     entries = {}
     try:
         with tempfile.TemporaryDirectory() as folder:
             for key, (puzzle, game, digest) in golden_puzzles(load_lessons()).items():
+                answers = known[digest] if digest in known else ask_gnugo(engine, puzzle, game, Path(folder))
                 entries[key] = {"goal": puzzle.goal, "target": puzzle.targets[0], "position": digest,
-                                "gnugo": ask_gnugo(engine, puzzle, game, Path(folder))}
+                                "gnugo": answers}
     finally:
         engine.close()
     GOLDEN.parent.mkdir(exist_ok=True)

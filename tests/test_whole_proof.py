@@ -325,3 +325,14 @@ def test_a_fresh_server_answers_what_a_too_big_proof_reached_with_lookups_and_re
         assert judge.judge(["A2", first.reply], "B1").result == "correct"
         assert (judge.looked_up, judge.read) == (2, 1)  # past what the proof reached: read live
         assert content.prewarm() == 1  # the rest of it is solved at start-up where asked to
+
+
+def test_a_computer_answer_the_rules_do_not_allow_yet_stops_the_proof_with_its_line_not_a_crash():
+    """Black saves C2 only by taking a ko at E2; the reader's answer is White taking it straight back at D2,
+    which the ko rule forbids. The proof names that line (for the author, as any unprovable line) instead of
+    stopping `teach lessons prove` with an error."""
+    rows = ["........."] * 5 + ["OOOX.....", "OOOXO....", "OOXO.O...", "O.XXO...."]
+    judge = Judge(build_position(rows, "black"), Goal("save", ("C2",)))
+    with pytest.raises(ProofError, match="cannot be played") as e:
+        prove(judge, cpu_seconds=20)
+    assert e.value.line == ["E2", "D2"]

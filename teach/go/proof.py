@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .game import Game
-from .judge import Judge, Verdict
+from .judge import GoalError, Judge, Verdict
 
 # the modules whose code decides a verdict (the judge and everything it imports): a change to any of them makes
 # every stored proof stale. This module is not among them: it decides which positions a proof holds, and a change
@@ -141,7 +141,10 @@ def _prove_lines(judge: Judge, proof: Proof, stack: list[list[str]], max_positio
     """``prove``'s walk: a position goes into ``proof.positions`` only once every legal move in it is judged."""
     while stack:
         line = stack.pop()
-        game = judge._replay(line)
+        try:
+            game = judge._replay(line)
+        except GoalError as e:  # a reply the rules do not allow yet (taking a ko straight back)
+            raise ProofError(f"the computer's answer cannot be played ({e})", line) from None
         key = position_key(game)
         if key in proof.positions:
             continue
