@@ -336,3 +336,59 @@ def test_a_computer_answer_the_rules_do_not_allow_yet_stops_the_proof_with_its_l
     with pytest.raises(ProofError, match="cannot be played") as e:
         prove(judge, cpu_seconds=20)
     assert e.value.line == ["E2", "D2"]
+
+
+# White E3 with two roads (E2, F3) and a white friend at G2: the reader calls the atari from the right, F3, a win,
+# but after White's E2 (three roads, the friend near) it finds no move that catches the stones — as GNU Go says
+BREAKER = [
+    ".........",
+    ".........",
+    ".........",
+    ".........",
+    ".........",
+    "....XX...",
+    "...XO....",
+    "......O..",
+    ".........",
+]
+
+
+def test_a_move_the_reader_calls_winning_that_leads_where_nothing_wins_is_wrong_once_the_lines_are_read_to_the_end():
+    judge = Judge(build_position(BREAKER, "black"), Goal("capture", ("E3",)))
+    assert judge.judge([], "F3").result == "continue" and judge.judge([], "F3").reply == "E2"
+    assert {judge.judge(["F3", "E2"], m).result for m in ("D2", "F2", "E1", "D1")} == {"wrong"}
+    with pytest.raises(ProofError, match="no first move wins once every line is read to its end"):
+        prove(judge)
+
+
+def test_settling_a_proof_turns_the_over_hopeful_move_into_the_wrong_one_its_reply_refutes_and_the_store_check_sees_it(
+        tmp_path):
+    from teach.go.proof import settle
+    from teach.lessons import wholeproof
+    from teach.lessons.loader import load_lessons
+
+    # the proof as the reader first writes it: F3 continues, and after E2 every move is wrong
+    judge = Judge(build_position(BREAKER, "black"), Goal("capture", ("E3",)))
+    start, after = position_key(judge._replay([])), position_key(judge._replay(["F3", "E2"]))
+    proof = Proof(puzzle_key(judge.start, "capture", ("E3",)), {
+        start: [["continue", None, "E2", 0, "F3"], ["correct", None, None, 0, "A1"]],
+        after: [["wrong", "escapes", "D2", 0, "D2 F2"]]})
+    assert settle(proof, judge._replay) == 1
+    assert proof.positions[start] == [["correct", None, None, 0, "A1"], ["wrong", "escapes", "E2", 0, "F3"]]
+    assert proof.verdict(judge._replay([]), "F3").result == "wrong"
+    # a stored proof that is not read to its end is not current, and `teach lessons prove` settles it
+    write_lessons(tmp_path, {"proof-a": (CORNER, "A1")})
+    store = proofstore.Store(tmp_path / proofstore.STORE_NAME)
+    items = wholeproof.puzzles(load_lessons(tmp_path))
+    wholeproof.prove_all(store, items, workers=1)
+    assert wholeproof.currency(store, items).current
+    (entry,) = store.proofs.values()
+    first = entry.positions[position_key(build_position(CORNER, "black"))]
+    moves = next(g for g in first if g[0] == "continue")[4].split()
+    first.append(["correct", None, None, 0, "Q9"])  # a made-up winner, so the start keeps one
+    for group in entry.positions.values():
+        if group is not first:
+            group[:] = [["wrong", "escapes", g[2] or "A9", g[3], g[4]] for g in group]  # every later move loses
+    assert not wholeproof.currency(store, items).current
+    assert wholeproof.settle_stored(store, items) == 1 and wholeproof.currency(store, items).current
+    assert all(entry.verdict(build_position(CORNER, "black"), m).result == "wrong" for m in moves)

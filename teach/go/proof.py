@@ -132,8 +132,80 @@ def prove(judge: Judge, max_positions: int = MAX_POSITIONS, cpu_seconds: float |
         raise
     finally:
         judge._solving = False
+    settle(proof, judge._replay)
     proof.seconds = time.monotonic() - started
     return proof
+
+
+WINNING = ("continue", "correct", "slow")  # verdicts of a move that keeps the win
+
+
+def settle(proof: Proof, replay) -> int:
+    """Read the proof's lines to their end: the reader judges each position on its own, and may call a move
+    ``continue`` that leads, after the computer's reply, to a position where it then finds no winning move (an
+    over-hopeful read a few moves up the line). Such a move is ``wrong`` after all, refuted by that reply, and the
+    position before it is looked at again, up to the start. ``replay(line)`` gives the position after a line of
+    moves from the start. Returns how many verdicts changed; raises ``ProofError`` when no first move is left
+    that wins (a puzzle the author must look at again)."""
+    root = position_key(replay([]))
+    if root not in proof.positions:
+        return 0
+    parents: dict[str, list[tuple[str, str, str]]] = {}  # position -> (position before it, move, reply)
+    lines, todo = {root: []}, [[]]
+    while todo:
+        line = todo.pop()
+        here = position_key(replay(line))
+        for result, _reason, reply, _ko, names in proof.positions.get(here, ()):
+            if result != "continue":
+                continue
+            for move in names.split():
+                try:
+                    child = position_key(replay(line + [move, reply]))
+                except ValueError:
+                    continue  # a line the rules stop (the proof itself says so when it meets one)
+                parents.setdefault(child, []).append((here, move, reply))
+                if child not in lines and child in proof.positions:
+                    lines[child] = line + [move, reply]
+                    todo.append(lines[child])
+
+    def lost(key: str) -> bool:
+        groups = proof.positions.get(key)
+        return groups is not None and not any(g[0] in WINNING for g in groups)
+
+    changed, work = 0, [key for key in lines if key != root and lost(key)]
+    while work:
+        key = work.pop()
+        reason = next((g[1] for g in proof.positions[key] if g[0] == "wrong" and g[1]), "escapes")
+        for parent, move, reply in parents.get(key, ()):
+            if _refute(proof.positions[parent], move, reason, reply):
+                changed += 1
+                if parent != root and lost(parent):
+                    work.append(parent)
+    proof._index = None
+    if lost(root):
+        raise ProofError("no first move wins once every line is read to its end", [])
+    return changed
+
+
+def _refute(groups: list[list], move: str, reason: str, reply: str) -> bool:
+    """Move ``move`` from its ``continue`` group into a ``wrong`` one refuted by ``reply``; False if it was not
+    there."""
+    for group in groups:
+        names = group[4].split()
+        if group[0] == "continue" and move in names:
+            names.remove(move)
+            group[4] = " ".join(names)
+            ko = group[3]
+            break
+    else:
+        return False
+    groups[:] = [g for g in groups if g[4]]
+    target = next((g for g in groups if g[:4] == ["wrong", reason, reply, ko]), None)
+    if target is None:
+        groups.append(["wrong", reason, reply, ko, move])
+    else:
+        target[4] += " " + move
+    return True
 
 
 def _prove_lines(judge: Judge, proof: Proof, stack: list[list[str]], max_positions: int, cpu_seconds: float | None,

@@ -3,13 +3,14 @@ is current (``teach lessons prove --check``, which CI runs)."""
 
 from __future__ import annotations
 
+import copy
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from teach.go.judge import Judge
-from teach.go.proof import ProofError, prove
+from teach.go.proof import Proof, ProofError, prove, settle
 
 from . import proofstore
 from .check import PROVE_LIMITS, WHOLE_PROOF_POSITIONS, WHOLE_PROOF_SECONDS
@@ -58,12 +59,49 @@ class Currency:
     lines: list[str] = field(default_factory=list)
 
 
+def _replay(puzzle):
+    return Judge(puzzle.start(), puzzle.goal_object(), PROVE_LIMITS)._replay
+
+
+def unsettled(store: proofstore.Store, items: list[Item]) -> list[Item]:
+    """The puzzles whose stored proof is not read to its end (``teach.go.proof.settle`` would change it)."""
+    found = []
+    for item in items:
+        proof = store.proofs.get(item.key)
+        if proof is None:
+            continue
+        try:
+            if settle(Proof(proof.key, copy.deepcopy(proof.positions)), _replay(item.puzzle)):
+                found.append(item)
+        except ProofError:
+            found.append(item)
+    return found
+
+
+def settle_stored(store: proofstore.Store, items: list[Item]) -> int:
+    """Read every stored proof to its end (``settle``): an over-hopeful ``continue`` becomes the ``wrong`` move it
+    is; a puzzle left with no winning first move is recorded as unproven, for its author. Returns how many proofs
+    changed."""
+    changed = 0
+    for item in unsettled(store, items):
+        proof = store.proofs[item.key]
+        try:
+            settle(proof, _replay(item.puzzle))
+            store.add(proof, item.lesson_id, item.step)
+        except ProofError as e:
+            store.refuse(item.key, item.lesson_id, item.step, str(e), e.line)
+        changed += 1
+    return changed
+
+
 def currency(store: proofstore.Store, items: list[Item]) -> Currency:
     """Is the store what ``prove`` would write for these puzzles: every puzzle proven or recorded as unprovable
     under its current key, nothing else held? (A store of another engine holds nothing, so it is not current.)"""
     keys = {item.key for item in items}
     lines = [f"no proof of {item.lesson_id} step {item.step + 1} (a new or changed puzzle)"
              for item in items if item.key not in store.where]
+    lines += [f"the proof of {item.lesson_id} step {item.step + 1} is not read to the end of its lines"
+              for item in unsettled(store, items)]
     stale = [k for k in store.where if k not in keys]
     if stale:
         lines.append(f"{len(stale)} entr{'ies' if len(stale) != 1 else 'y'} for puzzles that are no longer in the "
@@ -92,6 +130,7 @@ def prove_all(store: proofstore.Store, items: list[Item], workers: int | None = 
     as proofs arrive; a one-line summary."""
     started = time.monotonic()
     dropped = store.keep_only({item.key for item in items})
+    settled = settle_stored(store, items)
     todo = [item for item in items
             if item.key not in store.proofs and (retry or item.key not in store.unproven)]
     budget = WHOLE_PROOF_SECONDS if budget is None else budget
@@ -120,7 +159,8 @@ def prove_all(store: proofstore.Store, items: list[Item], workers: int | None = 
             pool.shutdown(cancel_futures=True)
         size = proofstore.write(store, store.path)
     positions, judgements = store.size()
-    return (f"{len(todo)} puzzles proven now, {dropped} stale entries dropped: {len(store.proofs)} of "
+    return (f"{len(todo)} puzzles proven now, {dropped} stale entries dropped, {settled} read again to the end of "
+            f"their lines: {len(store.proofs)} of "
             f"{len({item.key for item in items})} "
             f"proven whole ({positions} positions, {judgements} judgements), {len(store.unproven)} unproven; "
             f"{time.monotonic() - started:.1f}s; {store.path.name}: {size / 1024:.0f} KB")
