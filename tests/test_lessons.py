@@ -273,3 +273,43 @@ def test_a_child_captures_right_after_the_first_liberties_lesson():
 def test_eyes_come_before_the_races_that_use_them():
     topics = [t.id for t in load_lessons(ROOT / "lessons").topics]
     assert topics.index("two-eyes") < topics.index("eyes") < topics.index("race")
+
+
+# ---------------------------------------------------------------------- the shape of the curriculum
+def _curriculum():
+    return load_lessons(ROOT / "lessons")
+
+
+def test_first_steps_are_on_the_small_board_except_where_the_board_is_what_is_taught():
+    # a 13x13 board halves a point's size on a tablet, and every idea of levels 1-2 fits a 9x9 board; the star
+    # points are the one thing of those levels a small board cannot show
+    big = [l.id for l in _curriculum().lessons.values() if l.level <= 2 and l.size != 9 and l.topic != "board"]
+    assert big == []
+
+
+def test_every_lesson_from_level_four_on_shows_its_idea_played_out_before_the_child_tries_it():
+    without = [l.id for l in _curriculum().lessons.values()
+               if l.level >= 4 and not any(s.kind == "demo" for s in l.steps)]
+    assert without == []
+
+
+def test_every_lesson_gives_at_least_four_things_to_practise():
+    # puzzles; in the lessons that come before capturing, or that teach counting, the practice is tapping (quizzes)
+    few = [(l.id, len(l.puzzles)) for l in _curriculum().lessons.values()
+           if sum(s.kind in ("puzzle", "quiz") for s in l.steps) < 4
+           or (l.puzzles and len(l.puzzles) < 4)]
+    assert few == []
+
+
+def test_the_curriculum_covers_every_topic_of_the_syllabus_above_its_floor():
+    """Issue 4's floor per topic, and round 2's size: 80 lessons and 400 reader-proven puzzles."""
+    catalog = _curriculum()
+    puzzles = {t.id: sum(len(l.puzzles) for l in t.lessons) for t in catalog.topics}
+    quizzes = {t.id: sum(s.kind == "quiz" for l in t.lessons for s in l.steps) for t in catalog.topics}
+    floor = {"liberties": 15, "capture": 20, "escape": 10, "ko": 8, "double-atari": 8, "door-capture": 6,
+             "hug-capture": 6, "ladder": 10, "net": 8, "snapback": 8, "connect-and-die": 6, "edge-capture": 6,
+             "race": 8, "eyes": 8, "two-eyes": 8, "dead-shapes": 10, "seki": 3}
+    assert {t: n for t, n in floor.items() if puzzles[t] < n} == {}
+    assert quizzes["board"] >= 6 and puzzles["forbidden"] + quizzes["forbidden"] >= 10
+    assert quizzes["counting"] + puzzles["counting"] + puzzles["ending"] >= 5
+    assert len(catalog.lessons) >= 80 and sum(puzzles.values()) >= 400

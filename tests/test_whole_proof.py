@@ -392,3 +392,13 @@ def test_settling_a_proof_turns_the_over_hopeful_move_into_the_wrong_one_its_rep
     assert not wholeproof.currency(store, items).current
     assert wholeproof.settle_stored(store, items) == 1 and wholeproof.currency(store, items).current
     assert all(entry.verdict(build_position(CORNER, "black"), m).result == "wrong" for m in moves)
+
+
+def test_a_proof_stops_at_its_wall_clock_limit_whatever_its_cpu_budget(monkeypatch):
+    """A caller that must answer by a time (a review's child process, an upload's) is not held past it by a busy
+    machine: the proof stops there with its line, keeping what it proved."""
+    import time
+
+    with pytest.raises(ProofError, match="ran out of time") as e:
+        prove(corner_judge(), cpu_seconds=60, until=time.monotonic() - 1)
+    assert e.value.line and e.value.partial is None

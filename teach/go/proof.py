@@ -113,18 +113,20 @@ class Proof:
                    data.get("complete", True) is not False)
 
 
-def prove(judge: Judge, max_positions: int = MAX_POSITIONS, cpu_seconds: float | None = None) -> Proof:
+def prove(judge: Judge, max_positions: int = MAX_POSITIONS, cpu_seconds: float | None = None,
+          until: float | None = None) -> Proof:
     """Judge every legal move at every position a child can reach in ``judge``'s puzzle. Raises ``ProofError``
     naming the line where the reader ran out of budget, the computer had no reply, the puzzle grew past
     ``max_positions``, or the proof took more than ``cpu_seconds`` of this process's CPU time (CPU, not the
-    clock: a busy machine proves the same puzzles, only later)."""
+    clock: a busy machine proves the same puzzles, only later) or went past ``until`` (a ``time.monotonic()``:
+    the wall clock of a caller that must answer by then, whatever the machine's load)."""
     started = time.monotonic()
     deadline = None if cpu_seconds is None else time.process_time() + cpu_seconds
     proof = Proof(puzzle_key(judge.start, judge.goal.kind, judge.goal.targets))
     stack: list[list[str]] = [[]]
     judge._solving = True  # moves elsewhere answered from one reading of a pass, from the first move on
     try:
-        _prove_lines(judge, proof, stack, max_positions, cpu_seconds, deadline)
+        _prove_lines(judge, proof, stack, max_positions, cpu_seconds, deadline, until)
     except ProofError as e:  # what was proven stays useful: a position held is answered with a lookup
         proof.complete = False
         proof.seconds = time.monotonic() - started
@@ -209,7 +211,7 @@ def _refute(groups: list[list], move: str, reason: str, reply: str) -> bool:
 
 
 def _prove_lines(judge: Judge, proof: Proof, stack: list[list[str]], max_positions: int, cpu_seconds: float | None,
-                 deadline: float | None) -> None:
+                 deadline: float | None, until: float | None) -> None:
     """``prove``'s walk: a position goes into ``proof.positions`` only once every legal move in it is judged."""
     while stack:
         line = stack.pop()
@@ -227,6 +229,8 @@ def _prove_lines(judge: Judge, proof: Proof, stack: list[list[str]], max_positio
         for move in game.legal_moves():
             if deadline is not None and time.process_time() > deadline:
                 raise ProofError(f"the proof took more than {cpu_seconds:.0f} s", line + [move])
+            if until is not None and time.monotonic() > until:
+                raise ProofError("the proof ran out of time", line + [move])
             v = judge.judge(line, move)
             proof.judgements += 1
             if v.result == "wrong" and v.reason == "unknown":

@@ -76,7 +76,7 @@ def prove_whole(lesson, until: float | None = None) -> dict:
     proofs, unproven = {}, 0
     for puzzle in lesson.puzzles:
         left = WHOLE_PROOF_SECONDS if until is None else min(WHOLE_PROOF_SECONDS, until - time.monotonic())
-        if not (left > 0 and attach(puzzle, left)):
+        if not (left > 0 and attach(puzzle, left, until)):
             unproven += 1
         proof = puzzle.__dict__.get("proof")  # a whole proof, or the positions a too-big one reached
         if proof is not None:

@@ -20,12 +20,13 @@ PRACTICE_SECONDS = 0.3  # CPU seconds a generated practice puzzle's whole proof 
 # waits for its ten (at most 3 s more), so a bigger one (a long ladder) is read live instead
 
 
-def attach(puzzle, cpu_seconds: float) -> bool:
+def attach(puzzle, cpu_seconds: float, until: float | None = None) -> bool:
     """Prove one puzzle whole and give it the proof, so its judge answers with lookups (practice sets, when
-    they are generated); False when it is too big for ``cpu_seconds`` (its moves are then read live)."""
+    they are generated); False when it is too big for ``cpu_seconds`` or for the wall clock's ``until`` (a
+    ``time.monotonic()``), and then what its proof reached is given instead (the rest is read live)."""
     try:
         proof = prove(Judge(puzzle.start(), puzzle.goal_object(), PROVE_LIMITS), max_positions=WHOLE_PROOF_POSITIONS,
-                      cpu_seconds=cpu_seconds)
+                      cpu_seconds=cpu_seconds, until=until)
     except ProofError as e:
         proof = e.partial  # the positions it did prove are answered with lookups all the same
     if proof is not None:

@@ -331,7 +331,7 @@ def prove_findings(findings: list[dict], until: float | None = None) -> int:
             break
         try:
             judge = Judge(position_of(SimpleNamespace(**f)), Goal(f["goal"], (f["target"],)), PROVE_LIMITS)
-            f["proof"] = prove(judge, max_positions=WHOLE_PROOF_POSITIONS, cpu_seconds=left).to_json()
+            f["proof"] = prove(judge, max_positions=WHOLE_PROOF_POSITIONS, cpu_seconds=left, until=until).to_json()
             proven += 1
         except ProofError as e:
             if e.partial is not None:  # the positions it reached are lookups all the same
