@@ -628,3 +628,22 @@ def test_an_sgf_problem_is_proven_saved_and_played_by_the_class(demo, client):
     assert "抓住白老鼠" in zh
     form_zh = client.get("/teach/sgf", headers={"Accept-Language": "zh"}).get_data(as_text=True)
     assert "吃掉目标棋子" in form_zh and "用 SGF 出一道题" in form_zh
+
+
+def test_an_uploaded_puzzle_with_no_winning_move_once_its_lines_are_read_to_the_end_is_refused(demo, client):
+    """The reader's first reading says F3 catches White E3 (White's friend at G2), but after White's E2 no black
+    move does: the upload would teach something false, so it is not kept."""
+    from test_whole_proof import BREAKER
+
+    board = "\n".join("        " + " ".join(row) for row in BREAKER)
+    lesson = (f"id: my-breaker\ntopic: capture\norder: 1\nlevel: 1\nsize: 9\n"
+              f"sticker: {{id: my-breaker-star, picture: star, name: {{zh: 星星, en: Star}}}}\n"
+              f"title: {{zh: 征子, en: Ladder}}\nintro: {{zh: 抓老鼠, en: Catch it}}\nrecap: {{zh: 抓住了, en: Caught}}\n"
+              f"steps:\n  - puzzle:\n      goal: capture\n      target: [E3]\n"
+              f"      text: {{zh: 抓住白老鼠！, en: Catch the white mouse!}}\n      board: |\n{board}\n")
+    teacher_login(client)
+    r = client.post("/teach/lessons", data={"lesson": (io.BytesIO(lesson.encode()), "breaker.yaml")},
+                    content_type="multipart/form-data", headers=EN)
+    status, page = proof_answer(demo, client, r, EN)
+    assert status == "refused" and "no winning first move" in page, page
+    assert _own_lesson_count(demo) == 0

@@ -70,6 +70,11 @@ class ProofError(Exception):
         return str(self.args[0])
 
 
+class Unwinnable(ProofError):
+    """Read to the end of its lines, the puzzle has no winning first move: the reader's first reading was
+    over-hopeful, and the puzzle would teach something false (``settle``)."""
+
+
 @dataclass
 class Proof:
     key: str
@@ -130,6 +135,8 @@ def prove(judge: Judge, max_positions: int = MAX_POSITIONS, cpu_seconds: float |
     except ProofError as e:  # what was proven stays useful: a position held is answered with a lookup
         proof.complete = False
         proof.seconds = time.monotonic() - started
+        if proof.positions:
+            settle(proof, judge._replay)  # read to the end of the lines it reached (Unwinnable: nothing to keep)
         e.partial = proof if proof.positions else None
         raise
     finally:
@@ -147,7 +154,7 @@ def settle(proof: Proof, replay) -> int:
     ``continue`` that leads, after the computer's reply, to a position where it then finds no winning move (an
     over-hopeful read a few moves up the line). Such a move is ``wrong`` after all, refuted by that reply, and the
     position before it is looked at again, up to the start. ``replay(line)`` gives the position after a line of
-    moves from the start. Returns how many verdicts changed; raises ``ProofError`` when no first move is left
+    moves from the start. Returns how many verdicts changed; raises ``Unwinnable`` when no first move is left
     that wins (a puzzle the author must look at again)."""
     root = position_key(replay([]))
     if root not in proof.positions:
@@ -185,7 +192,7 @@ def settle(proof: Proof, replay) -> int:
                     work.append(parent)
     proof._index = None
     if lost(root):
-        raise ProofError("no first move wins once every line is read to its end", [])
+        raise Unwinnable("no first move wins once every line is read to its end", [])
     return changed
 
 

@@ -29,6 +29,8 @@ MEMORY_MAX = 2 * 1024 ** 3  # bytes a proof may use: more is a position no kid's
 # read live as kids play, as the curriculum's are; and the wall-clock seconds kept free before the deadline
 WHOLE_PROOF_SECONDS = 20.0
 WHOLE_PROOF_MARGIN = 3.0
+UNWINNABLE = ("read to the end of every line, this puzzle has no winning first move: the reader's first reading "
+              "was too hopeful; change the position")
 
 
 def _error(e) -> dict:
@@ -56,7 +58,11 @@ def prove(request: dict, until: float | None = None) -> dict:
         count = 1 if lesson is not None else 0
     answer = {"errors": [_error(e) for e in errors], "puzzles": count}
     if lesson is not None and not errors:
-        answer.update(lesson=_lesson(lesson), source=source, **prove_whole(lesson, until))
+        whole = prove_whole(lesson, until)
+        if whole.pop("unwinnable"):  # a puzzle that would teach something false is not kept
+            answer["errors"] = [{"file": request.get("filename", ""), "line": 0, "column": 0, "message": UNWINNABLE}]
+        else:
+            answer.update(lesson=_lesson(lesson), source=source, **whole)
         if request["kind"] == "sgf":  # the board editor shows every winning first move and each refutation
             answer["solution"] = authoring.solution_of(lesson)
     elif request["kind"] == "sgf":  # refused: what the reader found is why, and the editor's page shows it
@@ -69,19 +75,27 @@ def prove_whole(lesson, until: float | None = None) -> dict:
     at every position a kid can reach): ``proofs``, each proof by its puzzle's key, for the web app to answer kids'
     moves with lookups, and ``unproven``, how many were too big for ``WHOLE_PROOF_SECONDS`` of CPU or for the time
     left before ``until`` (what their proofs reached is kept too; the rest is read live as kids play, like the
-    curriculum's puzzles too big to prove)."""
+    curriculum's puzzles too big to prove); ``unwinnable`` when one puzzle, read to the end of its lines, has no
+    winning first move."""
+    from teach.go.proof import Unwinnable
+
     from .proofstore import key_of
     from .wholeproof import attach
 
-    proofs, unproven = {}, 0
+    proofs, unproven, unwinnable = {}, 0, False
     for puzzle in lesson.puzzles:
         left = WHOLE_PROOF_SECONDS if until is None else min(WHOLE_PROOF_SECONDS, until - time.monotonic())
-        if not (left > 0 and attach(puzzle, left, until)):
+        try:
+            whole = left > 0 and attach(puzzle, left, until)
+        except Unwinnable:
+            unwinnable = True
+            continue
+        if not whole:
             unproven += 1
         proof = puzzle.__dict__.get("proof")  # a whole proof, or the positions a too-big one reached
         if proof is not None:
             proofs[key_of(puzzle)] = proof.to_json()
-    return {"proofs": proofs, "unproven": unproven}
+    return {"proofs": proofs, "unproven": unproven, "unwinnable": unwinnable}
 
 
 def _refused_solution(setup, request: dict) -> dict | None:

@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from teach.go.judge import Judge
-from teach.go.proof import Proof, ProofError, prove, settle
+from teach.go.proof import Proof, ProofError, Unwinnable, prove, settle
 
 from . import proofstore
 from .check import PROVE_LIMITS, WHOLE_PROOF_POSITIONS, WHOLE_PROOF_SECONDS
@@ -23,10 +23,13 @@ PRACTICE_SECONDS = 0.3  # CPU seconds a generated practice puzzle's whole proof 
 def attach(puzzle, cpu_seconds: float, until: float | None = None) -> bool:
     """Prove one puzzle whole and give it the proof, so its judge answers with lookups (practice sets, when
     they are generated); False when it is too big for ``cpu_seconds`` or for the wall clock's ``until`` (a
-    ``time.monotonic()``), and then what its proof reached is given instead (the rest is read live)."""
+    ``time.monotonic()``), and then what its proof reached is given instead (the rest is read live). Raises
+    ``Unwinnable`` for a puzzle that, read to the end of its lines, has no winning first move."""
     try:
         proof = prove(Judge(puzzle.start(), puzzle.goal_object(), PROVE_LIMITS), max_positions=WHOLE_PROOF_POSITIONS,
                       cpu_seconds=cpu_seconds, until=until)
+    except Unwinnable:
+        raise
     except ProofError as e:
         proof = e.partial  # the positions it did prove are answered with lookups all the same
     if proof is not None:

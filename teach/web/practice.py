@@ -21,6 +21,7 @@ from flask import Blueprint, abort, g, jsonify, redirect, render_template, reque
 from flask_login import current_user
 
 from teach.lessons.practice import DRILLS, LEVELS, MAX_SEED, SET_SIZE, PracticeKey, drill_names, drill_pictures, generate
+from teach.go.proof import Unwinnable
 from teach.lessons import wholeproof
 from teach.lessons.step import build_step
 from teach.models import Attempt, LessonProgress, utcnow
@@ -48,7 +49,10 @@ def practice_set(drill: str, level: int, seed: int, size: int = 9) -> tuple:
         built, errors = build_step(raw, size, prove=False)
         if built is not None and not errors:
             if built.kind == "puzzle":  # answered by lookups; one too big for the budget is read live
-                wholeproof.attach(built, wholeproof.PRACTICE_SECONDS)
+                try:
+                    wholeproof.attach(built, wholeproof.PRACTICE_SECONDS)
+                except Unwinnable:  # its lines read to the end, nothing wins: a puzzle that would mislead
+                    continue
             steps.append(built)
     return tuple(steps)
 
