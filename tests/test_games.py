@@ -550,6 +550,28 @@ def test_a_finding_not_proven_in_the_review_s_time_is_kept_without_a_proof_and_r
         assert judge_of(row).judge([], "D4").result == "correct"
 
 
+def test_a_finding_whose_puzzle_nothing_wins_once_its_lines_are_read_to_the_end_is_not_told(monkeypatch):
+    """The review claims a capture; the whole proof of its retry puzzle finds no winning first move (White E3 with
+    its friend at G2, the reader's F3 escaping after E2): the claim was not true, and the kid is not told it."""
+    from test_whole_proof import BREAKER
+
+    from teach.go.review import Finding
+    from teach.web import reviews
+
+    def stones(ch: str) -> list[str]:
+        return [f"{c}{9 - r}" for r, row in enumerate(BREAKER) for c, cell in zip("ABCDEFGHJ", row) if cell == ch]
+
+    false_claim = Finding(**{**MISSED_AT, "black": stones("X"), "white": stones("O"), "target": "E3",
+                             "answers": ["F3"], "move_number": 5})
+    true_claim = Finding(**MISSED_AT)
+    monkeypatch.setattr(reviews, "review", lambda game, color, seconds: [false_claim, true_claim])
+    monkeypatch.setattr(reviews, "PROOF_SECONDS", 60.0)  # time enough to read this one to its end
+    request = {"id": 1, "kind": "full", "size": 9, "komi": 7.5, "handicap": 0, "capture_goal": None,
+               "moves": MISSED_GAME, "color": "black", "seconds": 1}
+    told = reviews._review_request(request)
+    assert [(f["move_number"], f["target"]) for f in told] == [(7, "D5")]
+
+
 def test_the_kid_s_page_starts_a_runner_that_reviews_the_game_outside_the_request(app, world):
     from teach.web import reviews
 

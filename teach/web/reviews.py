@@ -310,17 +310,19 @@ def _review_request(request: dict, until: float | None = None) -> list[dict]:
                                                      "moves")})
     game = game_of(row)
     found = [{k: v for k, v in asdict(f).items()} for f in review(game, request["color"], float(request["seconds"]))]
-    prove_findings(found[:MAX_FINDINGS], until)
-    return found
+    found = found[:MAX_FINDINGS]
+    prove_findings(found, until)
+    return [f for f in found if not f.pop("unwinnable", False)]
 
 
 def prove_findings(findings: list[dict], until: float | None = None) -> int:
     """Give each finding the whole proof of its retry puzzle (``proof``, as ``teach.go.proof.Proof.to_json``), as
     lesson puzzles have theirs, so the kid's moves are answered with lookups; a finding too big to prove within
     ``PROOF_SECONDS`` keeps the positions its proof reached (the rest is read live), one left when the clock
-    reaches ``until`` keeps none. How many were proven whole."""
+    reaches ``until`` keeps none; one that, read to the end of its lines, has no winning first move is marked
+    ``unwinnable`` (the review's claim was not true, and it is not kept). How many were proven whole."""
     from teach.go.judge import Goal, GoalError, Judge
-    from teach.go.proof import ProofError, prove
+    from teach.go.proof import ProofError, Unwinnable, prove
     from teach.lessons.check import PROVE_LIMITS, WHOLE_PROOF_POSITIONS
     from teach.web.games import position_of
 
@@ -333,6 +335,8 @@ def prove_findings(findings: list[dict], until: float | None = None) -> int:
             judge = Judge(position_of(SimpleNamespace(**f)), Goal(f["goal"], (f["target"],)), PROVE_LIMITS)
             f["proof"] = prove(judge, max_positions=WHOLE_PROOF_POSITIONS, cpu_seconds=left, until=until).to_json()
             proven += 1
+        except Unwinnable:  # read to the end of its lines, nothing wins: the finding was not true
+            f["unwinnable"] = True
         except ProofError as e:
             if e.partial is not None:  # the positions it reached are lookups all the same
                 f["proof"] = e.partial.to_json()
