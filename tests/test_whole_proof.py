@@ -402,3 +402,13 @@ def test_a_proof_stops_at_its_wall_clock_limit_whatever_its_cpu_budget(monkeypat
     with pytest.raises(ProofError, match="ran out of time") as e:
         prove(corner_judge(), cpu_seconds=60, until=time.monotonic() - 1)
     assert e.value.line and e.value.partial is None
+
+
+def test_no_lesson_puzzle_is_lost_once_its_lines_are_read_to_the_end():
+    """A puzzle whose whole proof finds no winning first move would teach something false (the reader's first
+    reading was too hopeful): the store records it, and the curriculum must not ship one."""
+    from teach.lessons.loader import DEFAULT_DIR
+
+    store = proofstore.read(proofstore.store_path(DEFAULT_DIR))
+    lost = [f"{e['lesson']} step {e['step'] + 1}" for e in store.unproven.values() if "no first move wins" in e["why"]]
+    assert lost == []
