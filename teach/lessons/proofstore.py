@@ -66,10 +66,6 @@ class Store:
         if partial is not None and partial.positions:
             self.partial[key] = partial
 
-    def answering(self, puzzle) -> Proof | None:
-        """The proof a puzzle's judge answers from: its whole proof, or what a proof too big to finish proved."""
-        key = key_of(puzzle)
-        return self.proofs.get(key) or self.partial.get(key)
 
     def keep_only(self, keys: set[str]) -> int:
         """Drop what belongs to no current puzzle; how many entries went."""
