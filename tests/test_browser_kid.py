@@ -103,7 +103,9 @@ def test_narration_starts_by_itself_on_a_first_level_step_and_follows_the_settin
 
     # the grown-ups' setting turns it off for this device: the next step says nothing until 🔊 is tapped
     page.click(".grown-ups summary")
-    page.uncheck("#set-narrate")
+    # the choice is kept on the account: reload only once the server has it
+    with page.expect_response("**/learn/settings"):
+        page.uncheck("#set-narrate")
     page.evaluate("window.__spoken = []")
     page.reload()
     page.wait_for_timeout(400)
