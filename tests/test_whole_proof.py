@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import textwrap
 
 import pytest
@@ -327,15 +328,68 @@ def test_a_fresh_server_answers_what_a_too_big_proof_reached_with_lookups_and_re
         assert content.prewarm() == 1  # the rest of it is solved at start-up where asked to
 
 
-def test_a_computer_answer_the_rules_do_not_allow_yet_stops_the_proof_with_its_line_not_a_crash():
-    """Black saves C2 only by taking a ko at E2; the reader's answer is White taking it straight back at D2,
-    which the ko rule forbids. The proof names that line (for the author, as any unprovable line) instead of
-    stopping `teach lessons prove` with an error."""
+def test_a_puzzle_won_through_a_ko_is_solved_by_taking_the_ko_and_the_computer_never_answers_against_the_rules():
+    """Black saves C2 only by taking a ko at E2. White would fight on by taking it straight back at D2, which the
+    ko rule forbids this turn: taking the ko solves the puzzle (as a ko), and every answer the proof stores is a
+    move the rules allow."""
     rows = ["........."] * 5 + ["OOOX.....", "OOOXO....", "OOXO.O...", "O.XXO...."]
     judge = Judge(build_position(rows, "black"), Goal("save", ("C2",)))
-    with pytest.raises(ProofError, match="cannot be played") as e:
-        prove(judge, cpu_seconds=20)
-    assert e.value.line == ["E2", "D2"]
+    taken = judge.judge([], "E2")
+    assert (taken.result, taken.ko, taken.reply) == ("correct", True, None)
+    proof = prove(judge, cpu_seconds=20)
+    assert proof.complete
+    for key, line in proof.lines.items():
+        for result, _reason, reply, _ko, names in proof.positions[key]:
+            if result != "continue":
+                continue
+            for move in names.split():
+                after = judge._replay(line + [move])
+                assert after.is_legal(reply), (line, move, reply)
+
+
+def test_taking_the_ko_in_a_ko_puzzle_is_praised_as_a_ko_in_both_languages(app, client, tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from teach.web.demo import create_demo
+    from test_kid_pages import kid_login
+
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    rows = ["........."] * 5 + ["OOOX.....", "OOOXO....", "OOXO.O...", "O.XXO...."]
+    write_lessons(lessons, {"proof-k": (rows, "C2")})
+    shutil.copy(Path(__file__).parent / "web_lessons" / "catalog.yaml", lessons)
+    path = lessons / "proof-k.yaml"
+    text = re.sub(r"( +)goal: capture", r"\1goal: save\n\1ko: true", path.read_text(encoding="utf-8"))
+    path.write_text(text.replace("picture: cat", "picture: badge"), encoding="utf-8")
+    report = check_paths([lessons], workers=1, whole=True)
+    assert report.ok, [str(e) for e in report.errors]
+    proofstore.write(report.store, report.store.path)
+    app.config["LESSONS_DIR"] = str(lessons)
+    with app.app_context():
+        create_demo()
+    kid_login(client, app)
+    said = {}
+    for lang in ("en", "zh"):
+        answer = client.post("/learn/proof-k/0/move", json={"move": "E2", "attempt": None, "ply": 0},
+                             headers={"Accept-Language": lang}).get_json()
+        assert answer["result"] == "correct" and answer["reply"] is None
+        said[lang] = answer["message"]
+    assert "ko" in said["en"] and "劫" in said["zh"]
+
+
+def test_the_computer_s_answer_in_a_ko_fight_for_life_is_never_the_forbidden_retake():
+    """White's second eye hangs on D1: Black takes it with a ko at C1, and White may not take back at D1 at once.
+    The kill is won as a ko, and no verdict in the puzzle proposes an answer the rules forbid."""
+    rows = ["........."] * 6 + ["XXXXX....", "OOOXX....", ".O.OX...."]
+    judge = Judge(build_position(rows, "black"), Goal("kill", ("A2",)))
+    taken = judge.judge([], "C1")
+    assert (taken.result, taken.ko) == ("correct", True)
+    start = build_position(rows, "black")
+    for move in start.legal_moves():
+        v = judge.judge([], move)
+        if v.reply:
+            assert judge._replay([move]).is_legal(v.reply), (move, v)
 
 
 # White E3 with two roads (E2, F3) and a white friend at G2: the reader calls the atari from the right, F3, a win,

@@ -378,6 +378,11 @@ class Judge:
         reply_name = game.name(reply) if reply is not None else None
         if mine == LOSE:
             return Verdict("wrong", self._reason(game, p, reply, read_game), reply_name)
+        if mine != WIN and reply is not None and reply == game.ko and game.ko_color == game.to_move:
+            # the fight goes on only by taking the ko straight back, which the ko rule forbids this turn: the child
+            # has won the ko, which is what a puzzle won only through a ko asks (the opponent would first need a
+            # threat elsewhere, and a puzzle has none to read)
+            return Verdict("correct", ko=True)
         if kind in ("save", "live", "connect", "cut") and opp_result == LOSE:
             # nothing the opponent does can hurt the stones any more
             return Verdict("correct", ko=mine != WIN)

@@ -43,7 +43,10 @@ def _lesson_text(text, lang: str) -> str | None:
     return text.get(lang) if text is not None else None
 
 
-def success(puzzle, lang: str) -> str:
+def success(puzzle, lang: str, ko: bool = False) -> str:
+    """``ko``: the move wins the ko the puzzle is about (the opponent may not take straight back)."""
+    if ko and not puzzle.success:
+        return _("You took the ko! They may not take it back right away.")
     return _lesson_text(puzzle.success, lang) or SUCCESS.get(puzzle.goal, SUCCESS["capture"])()
 
 

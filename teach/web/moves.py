@@ -90,7 +90,7 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
     if verdict.result == "correct":
         attempt.result = "solved"
         attempt.finished_at = utcnow()
-        body["message"] = messages.success(puzzle, g.lang)
+        body["message"] = messages.success(puzzle, g.lang, verdict.ko)
         body.update(solved())
         body["milestones"] = new_milestones(milestones.Answer(puzzle, key, bool(body.get("finished"))))
     elif verdict.result == "wrong":
