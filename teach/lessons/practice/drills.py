@@ -117,11 +117,11 @@ def escape(rng: random.Random, level: int, size: int) -> dict | None:
     sk, target, game = made
     start = min(target)
     point = game.name(start)
-    answers = save_answers(game, start, SPECS[level].most)
-    if not answers:
-        return None
+    tempting: set[str] = set()
     if level >= 2:
-        # a real choice: the extension and the captures of the attackers in atari are all tempting
+        # a real choice: the extension and the captures of the attackers in atari are all tempting. Seen on the
+        # board before anything is read: most candidates offer one move only, and reading them first cost a set
+        # of ten several seconds (the candidates drawn, and so the set, are the same either way)
         ch = game.chain_of[start]
         tempting = {game.name(q) for q in ch.libs}
         for p in ch.stones:
@@ -129,8 +129,13 @@ def escape(rng: random.Random, level: int, size: int) -> dict | None:
                 a = game.chain_of[q]
                 if a is not None and a.color == WHITE and len(a.libs) == 1:
                     tempting |= {game.name(lib) for lib in a.libs}
-        if len(tempting) < 2 or tempting <= set(answers):
+        if len(tempting) < 2:
             return None
+    answers = save_answers(game, start, SPECS[level].most)
+    if not answers:
+        return None
+    if level >= 2 and tempting <= set(answers):
+        return None
     return {"puzzle": {
         "board": sk.diagram(),
         "to_play": "black",

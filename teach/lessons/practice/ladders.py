@@ -134,9 +134,10 @@ def ladder(rng: random.Random, level: int, size: int) -> dict | None:
     if shape == "breaker":
         if works == WIN:
             return None
-        answers = capture_answers(game, t, SPECS[level].most)
-        if not answers or any(libs_after(game, m, t) == 1 for m in answers):
-            return None  # the capture must not be one more atari: the lesson is that the ladder fails
+        # the capture must not be one more atari: the lesson is that the ladder fails
+        answers = capture_answers(game, t, SPECS[level].most, refuse=lambda m: libs_after(game, m, t) == 1)
+        if not answers:
+            return None
         return capture_puzzle(sk, {t}, answers, say("ladder.breaker.text"), say("ladder.breaker.hint"))
     # choice: will the ladder started at 'a' catch the stone? The judge must agree with the ladder reader.
     judge = Judge(game, goal, LIMITS)
@@ -178,7 +179,8 @@ def net(rng: random.Random, level: int, size: int) -> dict | None:
     game = natural_game(sk, set())
     if game is None:
         return None
-    answers = capture_answers(game, t, SPECS[level].most, CHASE)
-    if not answers or any((libs_after(game, m, t) or 0) <= 1 for m in answers):
-        return None  # a net, not one more atari
+    # a net, not one more atari
+    answers = capture_answers(game, t, SPECS[level].most, CHASE, refuse=lambda m: (libs_after(game, m, t) or 0) <= 1)
+    if not answers:
+        return None
     return capture_puzzle(sk, {t}, answers, say("net.text"), say("net.hint"))

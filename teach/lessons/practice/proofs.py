@@ -31,9 +31,10 @@ def read(game: Game, to_play: str, what: str, target: int, budget: Limits = None
     return result
 
 
-def winning_moves(game: Game, goal: Goal, most: int) -> list[str] | None:
+def winning_moves(game: Game, goal: Goal, most: int, refuse=None) -> list[str] | None:
     """Every winning first move for Black, as the judge finds them, or None when the puzzle is unfit:
-    not a win, won only by ko, over budget, or more than ``most`` winning moves."""
+    not a win, won only by ko, over budget, more than ``most`` winning moves, or a winning move ``refuse`` (a
+    predicate on its name) turns down — said as soon as it is found, not after every other move is read."""
     try:
         judge = Judge(game, goal, LIMITS)
         result, _ = judge.best(game)
@@ -55,7 +56,7 @@ def winning_moves(game: Game, goal: Goal, most: int) -> list[str] | None:
         if verdict.reason == "unknown":
             return None  # a move the reader could not settle inside the budget
         if verdict.result in ("correct", "continue"):
-            if verdict.ko:
+            if verdict.ko or (refuse is not None and refuse(name)):
                 return None
             wins.append(name)
             if len(wins) > most:
@@ -74,11 +75,13 @@ def tenuki_loses(game: Game, target: int) -> bool:
     return read(game, "white", "attack", target) == WIN
 
 
-def capture_answers(game: Game, target: int, most: int, budget: Limits | None = None) -> list[str] | None:
-    """The winning first moves of a capture puzzle on the chain at ``target``, when it is a fair one."""
+def capture_answers(game: Game, target: int, most: int, budget: Limits | None = None,
+                    refuse=None) -> list[str] | None:
+    """The winning first moves of a capture puzzle on the chain at ``target``, when it is a fair one (and none
+    of them is one ``refuse`` turns down)."""
     if not tenuki_saves(game, target, budget) or read(game, "black", "attack", target, budget) != WIN:
         return None
-    return winning_moves(game, Goal("capture", (game.name(target),)), most)
+    return winning_moves(game, Goal("capture", (game.name(target),)), most, refuse)
 
 
 def save_answers(game: Game, target: int, most: int) -> list[str] | None:
