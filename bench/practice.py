@@ -23,6 +23,7 @@ def whole(sizes: list[int]) -> None:
     position a child can reach), as the web app does (``teach.web.practice.practice_set``)."""
     from teach.lessons import wholeproof
     from teach.lessons.practice import SET_SIZE
+    from teach.lessons.practice.proofs import solved_judge
     from teach.lessons.step import build_step
 
     print(f"a set of {SET_SIZE}: CPU seconds to generate + to prove whole; proven/puzzles; positions")
@@ -37,7 +38,8 @@ def whole(sizes: list[int]) -> None:
                          for raw in generate(topic, level, seed="bench", count=SET_SIZE, size=size)]
                 made = time.process_time() - cpu
                 puzzles = [s for s in steps if s is not None and s.kind == "puzzle"]
-                proven = sum(wholeproof.attach(p, wholeproof.PRACTICE_SECONDS) for p in puzzles)
+                proven = sum(wholeproof.attach(p, wholeproof.PRACTICE_SECONDS,
+                                               judge=solved_judge(p.start(), p.goal_object())) for p in puzzles)
                 proving = time.process_time() - cpu - made
                 positions = sum(len(p.__dict__["proof"].positions) for p in puzzles if "proof" in p.__dict__)
                 worst = max(worst, made + proving)

@@ -152,3 +152,22 @@ def test_every_drill_has_a_name_and_a_picture_in_both_languages():
     assert set(zh) == set(en) == set(drill_pictures()) == set(DRILLS)
     assert zh["ladder"] == "征子" and en["ladder"] == "Ladder"
     assert all(zh[d] != en[d] and drill_pictures()[d] for d in DRILLS)
+
+
+def test_a_drawn_puzzle_s_whole_proof_starts_from_the_generator_s_reading_and_answers_as_a_fresh_one():
+    """The judge that drew a practice puzzle (every first move read) is handed to its whole proof once; the proof
+    it makes answers every first move as a judge reading the puzzle afresh does."""
+    from teach.lessons import wholeproof
+    from teach.lessons.check import PROVE_LIMITS
+    from teach.lessons.practice.proofs import solved_judge
+
+    raw = generate("capture", 1, seed=7, count=1)[0]
+    puzzle = build_step(raw, 9, prove=False)[0]
+    start, goal = puzzle.start(), puzzle.goal_object()
+    drawn = solved_judge(start, goal)
+    assert drawn is not None and solved_judge(start, goal) is None  # handed out once
+    assert wholeproof.attach(puzzle, 5.0, judge=drawn)
+    fresh = Judge(start, goal, PROVE_LIMITS)
+    for move in start.legal_moves():
+        stored, read = puzzle.proof.verdict(start, move), fresh.judge([], move)
+        assert (stored.result, stored.reason, stored.reply) == (read.result, read.reason, read.reply), move

@@ -20,14 +20,18 @@ PRACTICE_SECONDS = 0.3  # CPU seconds a generated practice puzzle's whole proof 
 # waits for its ten (at most 3 s more), so a bigger one (a long ladder) is read live instead
 
 
-def attach(puzzle, cpu_seconds: float, until: float | None = None) -> bool:
+def attach(puzzle, cpu_seconds: float, until: float | None = None, judge: Judge | None = None) -> bool:
     """Prove one puzzle whole and give it the proof, so its judge answers with lookups (practice sets, when
     they are generated); False when it is too big for ``cpu_seconds`` or for the wall clock's ``until`` (a
     ``time.monotonic()``), and then what its proof reached is given instead (the rest is read live). Raises
-    ``Unwinnable`` for a puzzle that, read to the end of its lines, has no winning first move."""
+    ``Unwinnable`` for a puzzle that, read to the end of its lines, has no winning first move. ``judge``: one
+    that has already read this puzzle (the generator's), whose answers the proof starts from; what it reads
+    from here on, it reads on the proof's budget."""
     try:
-        proof = prove(Judge(puzzle.start(), puzzle.goal_object(), PROVE_LIMITS), max_positions=WHOLE_PROOF_POSITIONS,
-                      cpu_seconds=cpu_seconds, until=until)
+        if judge is None:
+            judge = Judge(puzzle.start(), puzzle.goal_object(), PROVE_LIMITS)
+        judge.limits = PROVE_LIMITS
+        proof = prove(judge, max_positions=WHOLE_PROOF_POSITIONS, cpu_seconds=cpu_seconds, until=until)
     except Unwinnable:
         raise
     except ProofError as e:

@@ -21,6 +21,7 @@ from flask import Blueprint, abort, g, jsonify, redirect, render_template, reque
 from flask_login import current_user
 
 from teach.lessons.practice import DRILLS, LEVELS, MAX_SEED, SET_SIZE, PracticeKey, drill_names, drill_pictures, generate
+from teach.lessons.practice.proofs import solved_judge
 from teach.go.proof import Unwinnable
 from teach.lessons import wholeproof
 from teach.lessons.step import build_step
@@ -50,7 +51,8 @@ def practice_set(drill: str, level: int, seed: int, size: int = 9) -> tuple:
         if built is not None and not errors:
             if built.kind == "puzzle":  # answered by lookups; one too big for the budget is read live
                 try:
-                    wholeproof.attach(built, wholeproof.PRACTICE_SECONDS)
+                    wholeproof.attach(built, wholeproof.PRACTICE_SECONDS,
+                                      judge=solved_judge(built.start(), built.goal_object()))
                 except Unwinnable:  # its lines read to the end, nothing wins: a puzzle that would mislead
                     continue
             steps.append(built)

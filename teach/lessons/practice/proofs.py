@@ -3,14 +3,21 @@ listed. Reading runs on a node budget only, so a verdict is the same on a fast a
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from teach.go.coords import col_row
 from teach.go.game import BLACK, WHITE, Game, IllegalMove
 from teach.go.judge import Goal, GoalError, Judge
+from teach.go.proof import position_key
 from teach.go.reading import WIN, BudgetExceeded, Limits, Reader
 
 # Reading runs on nodes only (no clock), so the verdict is the same on a fast and a slow machine. The linter
 # reads with the default, larger budget: a search that finishes inside this one ends the same way there.
 LIMITS = Limits(nodes=6_000, seconds=1e9)
+# The judges of the last puzzles drawn, every first move already read: the whole proof of a puzzle handed out
+# (``solved_judge``) starts from what they know instead of reading the first position again.
+_SOLVED: OrderedDict[tuple, Judge] = OrderedDict()
+SOLVED_KEPT = 32
 # Before the whole solve (every legal first move read once), the position itself must read light.
 PRECHECK = Limits(nodes=400, seconds=1e9)
 CHASE = Limits(nodes=3_000, seconds=1e9)  # ladders and nets read longer lines
@@ -62,7 +69,20 @@ def winning_moves(game: Game, goal: Goal, most: int, refuse=None) -> list[str] |
             if len(wins) > most:
                 return None
     order = {name: i for i, name in enumerate(game.legal_moves())}
+    _SOLVED[_solved_key(game, goal)] = judge
+    while len(_SOLVED) > SOLVED_KEPT:
+        _SOLVED.popitem(last=False)
     return sorted(wins, key=order.__getitem__)
+
+
+def _solved_key(game: Game, goal: Goal) -> tuple:
+    return position_key(game), goal.kind, tuple(goal.targets)
+
+
+def solved_judge(game: Game, goal: Goal) -> Judge | None:
+    """The judge that drew the puzzle at ``game`` with ``goal`` (its first moves read, on this module's node
+    budget: a verdict it reached is the one a larger budget reaches), taken once; None when there is none."""
+    return _SOLVED.pop(_solved_key(game, goal), None)
 
 
 def tenuki_saves(game: Game, target: int, budget: Limits | None = None) -> bool:
