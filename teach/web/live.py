@@ -719,6 +719,13 @@ def resume(game_id: int):
     if row.state != "adjourned":
         return _on_record(row.id, you, _("This game is going on already.") if row.state in ACTIVE
                           else messages.game_over())
+    # claim the game first, in the transaction that seats the children and resumes it: a second tap waits here
+    # for the first to commit and is told the game goes on. (Seating first let SQLite commit the seats at the end
+    # of their savepoint, before the game said "playing", and the second tap then read a game still resting.)
+    claimed = db.session.execute(sa.update(LiveGame).where(LiveGame.id == row.id, LiveGame.state == "adjourned")
+                                 .values(updated_at=utcnow()).execution_options(synchronize_session=False))
+    if claimed.rowcount != 1:
+        return _on_record(row.id, you, _("This game is going on already."))
     try:
         take_seats([row])
     except SeatTaken:
