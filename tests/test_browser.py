@@ -38,6 +38,7 @@ def test_a_kid_signs_in_plays_a_lesson_and_keeps_the_sticker(server, browser, de
     page.fill("input[name=code]", "cat234")
     page.click("button.big-button")
     page.click("a.avatar >> text=明明")
+    page.wait_for_load_state()  # pictures.js listens once the page has loaded
     for picture in ("cat", "fish", "moon"):
         page.click(f"button[data-picture={picture}]")
     page.wait_for_url("**/learn/")

@@ -123,6 +123,7 @@ def test_a_teacher_makes_a_puzzle_on_the_board_publishes_it_and_a_kid_plays_it(s
     k.fill("input[name=code]", "cat234")
     k.click("button.big-button")
     k.click("a.avatar >> text=明明")
+    k.wait_for_load_state()  # pictures.js listens once the page has loaded
     for picture in ("cat", "fish", "moon"):
         k.click(f"button[data-picture={picture}]")
     k.wait_for_url("**/learn/")

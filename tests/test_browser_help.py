@@ -40,6 +40,7 @@ def signed_in(browser, server, app, device: str, lang: str):
     with app.app_context():
         kid_id = db.session.scalar(sa.select(User.id).where(User.name == "明明"))
     page.goto(f"{server}/kids/CAT234/{kid_id}")
+    page.wait_for_load_state()  # pictures.js listens once the page has loaded
     for picture in ("cat", "fish", "moon"):
         page.click(f"button[data-picture={picture}]")
     page.wait_for_url("**/learn/")

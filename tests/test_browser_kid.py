@@ -65,6 +65,7 @@ def sign_in(page, server: str, app, lang: str = "en") -> None:
     page.fill("input[name=code]", "cat234")
     page.click("button.big-button")
     page.click("a.avatar >> text=明明")
+    page.wait_for_load_state()  # pictures.js listens once the page has loaded
     for picture in ("cat", "fish", "moon"):
         page.click(f"button[data-picture={picture}]")
     page.wait_for_url("**/learn/")

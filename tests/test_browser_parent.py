@@ -117,6 +117,7 @@ def test_practise_next_walks_from_the_parent_s_page_into_the_kid_s_lesson(family
     page.click("a.practise-next")
     page.wait_for_url("**/practise")
     page.click("a.practise-start")
+    page.wait_for_load_state()  # pictures.js listens once the page has loaded
     for picture in ("cat", "fish", "moon"):
         page.click(f"button[data-picture={picture}]")
     page.wait_for_url("**/learn/web-first/*")

@@ -44,6 +44,7 @@ def kid_page(browser, server, app, name, pictures, device, lang):
     with app.app_context():
         kid_id = db.session.scalar(sa.select(User.id).where(User.name == name))
     page.goto(f"{server}/kids/CAT234/{kid_id}")
+    page.wait_for_load_state()  # pictures.js listens once the page has loaded
     for picture in pictures:
         page.click(f"button[data-picture={picture}]")
     page.wait_for_url("**/learn/")

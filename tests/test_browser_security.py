@@ -99,6 +99,7 @@ def test_kids_pages_run_under_the_policy_without_a_violation(server, browser):
     tab.check()
     tab.page.click("a.avatar >> text=明明")
     tab.check()  # the picture pad: pictures.js
+    tab.page.wait_for_load_state()  # pictures.js listens once the page has loaded
     for picture in ("cat", "fish", "moon"):
         tab.page.click(f"button[data-picture={picture}]")
     tab.page.wait_for_url("**/learn/")
