@@ -245,32 +245,40 @@ def test_the_web_app_answers_lesson_moves_from_the_stored_proofs(tmp_path):
         assert content.prewarm() == 0  # a proven puzzle needs no solving at start-up
 
 
-def test_a_slow_move_is_taken_back_on_the_page_and_counts_no_miss(app, client, tmp_path):
-    """A kid plays elsewhere while the stone is caught with a move to spare: told it works but there is a better
-    move, nothing stored, no miss; the right move then goes on as before."""
+def serve_to_the_demo_kid(app, client, tmp_path, name: str, rows: list[str], target: str, edit=None) -> int:
+    """One proven lesson (``edit`` may rewrite its text) served by ``app`` with the demo school; the demo kid is
+    signed in on ``client``: their id."""
     import shutil
     from pathlib import Path
 
-    import sqlalchemy as sa
-
-    from teach.models import Attempt, LessonProgress
     from teach.web.demo import create_demo
-    from teach.web.extensions import db
     from test_kid_pages import kid_login
 
     lessons = tmp_path / "lessons"
     lessons.mkdir()
-    write_lessons(lessons, {"proof-a": (CORNER, "A1")})
+    write_lessons(lessons, {name: (rows, target)})
     shutil.copy(Path(__file__).parent / "web_lessons" / "catalog.yaml", lessons)
-    (lessons / "proof-a.yaml").write_text((lessons / "proof-a.yaml").read_text(encoding="utf-8")
-                                          .replace("picture: cat", "picture: badge"), encoding="utf-8")
+    path = lessons / f"{name}.yaml"
+    text = path.read_text(encoding="utf-8").replace("picture: cat", "picture: badge")
+    path.write_text(edit(text) if edit else text, encoding="utf-8")
     report = check_paths([lessons], workers=1, whole=True)
     assert report.ok, [str(e) for e in report.errors]
     proofstore.write(report.store, report.store.path)
     app.config["LESSONS_DIR"] = str(lessons)
     with app.app_context():
         create_demo()
-    kid_id = kid_login(client, app)
+    return kid_login(client, app)
+
+
+def test_a_slow_move_is_taken_back_on_the_page_and_counts_no_miss(app, client, tmp_path):
+    """A kid plays elsewhere while the stone is caught with a move to spare: told it works but there is a better
+    move, nothing stored, no miss; the right move then goes on as before."""
+    import sqlalchemy as sa
+
+    from teach.models import Attempt, LessonProgress
+    from teach.web.extensions import db
+
+    kid_id = serve_to_the_demo_kid(app, client, tmp_path, "proof-a", CORNER, "A1")
     assert client.get("/learn/proof-a/0").status_code == 200
     slow = client.post("/learn/proof-a/0/move", json={"move": "H8", "attempt": None, "ply": 0},
                        headers={"Accept-Language": "en"}).get_json()
@@ -348,27 +356,9 @@ def test_a_puzzle_won_through_a_ko_is_solved_by_taking_the_ko_and_the_computer_n
 
 
 def test_taking_the_ko_in_a_ko_puzzle_is_praised_as_a_ko_in_both_languages(app, client, tmp_path):
-    import shutil
-    from pathlib import Path
-
-    from teach.web.demo import create_demo
-    from test_kid_pages import kid_login
-
-    lessons = tmp_path / "lessons"
-    lessons.mkdir()
     rows = ["........."] * 5 + ["OOOX.....", "OOOXO....", "OOXO.O...", "O.XXO...."]
-    write_lessons(lessons, {"proof-k": (rows, "C2")})
-    shutil.copy(Path(__file__).parent / "web_lessons" / "catalog.yaml", lessons)
-    path = lessons / "proof-k.yaml"
-    text = re.sub(r"( +)goal: capture", r"\1goal: save\n\1ko: true", path.read_text(encoding="utf-8"))
-    path.write_text(text.replace("picture: cat", "picture: badge"), encoding="utf-8")
-    report = check_paths([lessons], workers=1, whole=True)
-    assert report.ok, [str(e) for e in report.errors]
-    proofstore.write(report.store, report.store.path)
-    app.config["LESSONS_DIR"] = str(lessons)
-    with app.app_context():
-        create_demo()
-    kid_login(client, app)
+    serve_to_the_demo_kid(app, client, tmp_path, "proof-k", rows, "C2",
+                          edit=lambda text: re.sub(r"( +)goal: capture", r"\1goal: save\n\1ko: true", text))
     said = {}
     for lang in ("en", "zh"):
         answer = client.post("/learn/proof-k/0/move", json={"move": "E2", "attempt": None, "ply": 0},
