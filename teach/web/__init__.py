@@ -63,6 +63,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["RATELIMIT_STORAGE_URI"] = os.environ["REDIS_URL"]
     if test_config:
         app.config.update(test_config)
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql") \
+            and not app.config.get("SQLALCHEMY_ENGINE_OPTIONS"):
+        # connections kept open and never more than these per process: a threaded worker (live games' held
+        # questions) has several requests at once, and a connection opened and closed for each costs PostgreSQL
+        # a process each time; ten per worker × the workers of every host must stay under max_connections
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_size": 10, "max_overflow": 0}
     if not app.config["SECRET_KEY"]:
         if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
             app.logger.warning(
