@@ -1,10 +1,13 @@
 """Live games between classmates under a whole school's load, served the way the README deploys them: two app
-instances (gunicorn, sync workers) on one PostgreSQL and one Redis, no sticky sessions.
+instances (gunicorn, gthread workers with held questions: ``TEACH_LIVE_HOLD``) on one PostgreSQL and one Redis,
+no sticky sessions.
 
 A thousand children in 500 live games (9x9): Black's page talks to instance A, White's to instance B. Every page
-does what ``static/room.js`` does — asks ``/live/<id>/state?ply=<its ply>`` with the ETag it holds (every 0.75 s
+does what ``static/room.js`` does — asks ``/live/<id>/state?ply=<its ply>`` with the ETag it holds, asking to be
+held until the game changes (``&wait=``, when the server says it holds questions; otherwise polling every 0.75 s
 while it waits for the opponent's move, every 3 s when it is its own turn, less often after 20 s and 60 s without
-any change, and every 15 s with ``?here=1``: its "still here", asked of the database) and takes a changed game as what changed since its ply — and every
+any change), every 15 s with ``?here=1`` (its "still here", asked of the database), and takes a changed game as
+what changed since its ply — and every
 5 s each game's player to move taps a move (100 moves/s over the school), each game's taps spread evenly over
 the 5 s. The first move of each game comes after the quiet of the idle phase, so its page asks less often: its
 tap→seen is reported apart from the moves of a game going on.
@@ -163,10 +166,11 @@ def records(url: str) -> dict[int, tuple[list, int]]:
 
 # ====================================================================== the servers
 class Instance:
-    def __init__(self, spec: str, workers: int, env: dict, cwd: Path = ROOT) -> None:
+    def __init__(self, spec: str, workers: int, env: dict, cwd: Path = ROOT, threads: int = 0) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", str(workers), "-b",
+        kind = ["-k", "gthread", "--threads", str(threads)] if threads else []
+        self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", str(workers), *kind, "-b",
                                       f"127.0.0.1:{self.port}", "--log-level", "warning", "--chdir", str(cwd),
                                       "--control-socket", f"/tmp/live-bench-{self.port}.ctl", spec],
                                      env={**os.environ, "PYTHONPATH": str(ROOT), **env}, cwd=cwd,
@@ -222,11 +226,13 @@ class School:
         self.latencies: list[float] = []
         self.moves_ok: dict[int, list[str]] = {g["id"]: [] for g in games}
         self.refused = 0
+        self.tap_times: list[float] = []  # a tap's own answer (the POST's round trip)
         self.moved_unseen = 0
         self.stop = False
         self.first_latencies: list[float] = []  # the first move a page sees after a quiet time
+        self.unheld = 0
         for p in pages:
-            p.update(etag=None, heartbeat=0.0, seen=0, poll=POLL_IDLE, changed=time.monotonic(), quiet=())
+            p.update(etag=None, heartbeat=0.0, seen=0, poll=POLL_IDLE, changed=time.monotonic(), quiet=(), hold=0)
 
     def headers(self, page, post=False) -> dict:
         h = {"Accept": "application/json"}
@@ -250,17 +256,26 @@ class School:
                     headers["If-None-Match"] = page["etag"]
                 else:
                     page["heartbeat"] = now
-            elif now - page["heartbeat"] >= HEARTBEAT:
+            elif now - page["heartbeat"] >= HEARTBEAT - (2 if page["hold"] else 0):
                 headers["If-None-Match"] = page["etag"]
                 ask = f"{url}?here=1"  # as room.js: "still here", asked of the database
                 page["heartbeat"] = now
             else:
                 headers["If-None-Match"] = page["etag"]
                 ask = f"{url}?ply={page['seen']}"  # as room.js: a changed game answers with what changed since
+                if page["hold"]:  # as room.js: held until the game changes or "still here" is due
+                    ask += f"&wait={min(page['hold'], int(HEARTBEAT - (now - page['heartbeat'])))}"
+            delay = None
             try:
                 async with session.get(ask, headers=headers) as r:
+                    if page["hold"]:  # as room.js: at once after a change, "still here" or a held question;
+                        # a question answered 304 without being held waits the usual rhythm
+                        delay = 0.0 if r.status == 200 or "&wait=" not in ask \
+                            else max(0.0, self.next_ask(page) - (time.monotonic() - now))
                     if r.status == 304:
                         self.counts["304"] += 1
+                        if "&wait=" in ask and time.monotonic() - now < 0.5:
+                            self.unheld += 1  # asked to be held, answered at once: the server held no more
                     elif r.status == 200:
                         data = await r.json()
                         self.counts["200"] += 1
@@ -269,13 +284,16 @@ class School:
                         page["poll"] = data.get("poll", 750) / 1000
                         if "quiet" in data:
                             page["quiet"] = [(a / 1000, b / 1000) for a, b in data["quiet"]]
+                        if "hold" in data:
+                            page["hold"] = data["hold"]
                     else:
                         self.counts["other"] += 1
             except Exception as e:  # noqa: BLE001 — counted: a page that lost its answer asks again
                 self.counts["errors"] += 1
+                delay = None
                 if os.environ.get("LIVE_BENCH_DEBUG"):
                     print("page:", repr(e), file=sys.stderr)
-            await asyncio.sleep(self.next_ask(page))
+            await asyncio.sleep(self.next_ask(page) if delay is None else delay)
 
     @staticmethod
     def next_ask(page) -> float:
@@ -309,6 +327,7 @@ class School:
         try:
             async with session.post(url, json={"move": point, "ply": ply}, headers=self.headers(mover, True)) as r:
                 data = await r.json(content_type=None)
+                self.tap_times.append(time.monotonic() - start)
                 if r.status == 200:
                     self.moves_ok[game["id"]].append(point)
                     mover["etag"] = r.headers.get("ETag")
@@ -344,7 +363,7 @@ async def run_school(games, pages, urls, instances, args, bare: bool) -> dict:
     import aiohttp
 
     school = School(games, pages, urls, bare)
-    connector = aiohttp.TCPConnector(limit=600, force_close=True)
+    connector = aiohttp.TCPConnector(limit=0, force_close=True)  # every page may have a question held open
     timeout = aiohttp.ClientTimeout(total=30)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout,
                                      cookie_jar=aiohttp.DummyCookieJar()) as session:
@@ -372,7 +391,7 @@ async def run_school(games, pages, urls, instances, args, bare: bool) -> dict:
         await asyncio.gather(*loops, return_exceptions=True)
     taps_made = sum(len(v) for v in school.moves_ok.values())
     return {"phases": phases, "moves_ok": school.moves_ok, "taps": taps_made, "refused": school.refused,
-            "moved_unseen": school.moved_unseen, "seen": len(school.latencies)}
+            "moved_unseen": school.moved_unseen, "unheld": school.unheld, "tap_times": sorted(school.tap_times), "seen": len(school.latencies)}
 
 
 def measure(instances) -> dict:
@@ -475,9 +494,26 @@ def answer_costs(url: str, black: dict, white: dict, redis_url: str, n: int = 50
     moved = mover.post(f"/live/{black['game']}/move", json={"move": SEQUENCE[0], "ply": 0},
                        headers={"X-CSRFToken": black["csrf"]})
     assert moved.status_code == 200, moved.data
-    out["what changed (200, one move)"], statuses = _cpu_per_call(app.wsgi_app, env(white, "ply=0", tag), n)
+    out["what changed (200, one move), middleware"], statuses = _cpu_per_call(app.wsgi_app, env(white, "ply=0", tag),
+                                                                           n)
+    assert statuses == {"200 OK"}, statuses
+    out["what changed (200, one move), Flask"], statuses = _cpu_per_call(app.wsgi_app.wsgi_app,
+                                                                      env(white, "ply=0", tag), n)
     assert statuses == {"200 OK"}, statuses
     out["the whole game (200)"], _s = _cpu_per_call(app.wsgi_app, env(white), n)
+    # a move (the POST and its answer), Black and White in turn
+    white_mover = app.test_client()
+    white_mover.set_cookie("session", white["cookie"])
+    used = 0.0
+    count = len(SEQUENCE) - 1
+    for ply in range(1, len(SEQUENCE)):
+        side, page = (mover, black) if ply % 2 == 0 else (white_mover, white)
+        t0 = time.process_time()
+        r = side.post(f"/live/{page['game']}/move", json={"move": SEQUENCE[ply], "ply": ply},
+                      headers={"X-CSRFToken": page["csrf"]})
+        used += time.process_time() - t0
+        assert r.status_code == 200, r.data
+    out["a move (POST)"] = used / count * 1000
     _dispose(app)
     return out
 
@@ -486,6 +522,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--kids", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers per instance")
+    parser.add_argument("--threads", type=int, default=160,
+                        help="threads per worker (gunicorn's gthread workers, as the README deploys live games); "
+                             "0: sync workers, the pages poll")
+    parser.add_argument("--hold", type=int, default=150,
+                        help="questions one worker holds until their game changes (TEACH_LIVE_HOLD; below --threads)")
     parser.add_argument("--idle", type=float, default=30.0, help="seconds of waiting pages, nobody moving")
     parser.add_argument("--moves", type=float, default=60.0, help="seconds of moves")
     parser.add_argument("--interval", type=float, default=5.0, help="seconds between two moves of one game")
@@ -507,7 +548,9 @@ def main() -> None:
            "TEACH_REVIEW_RUNNER": "false", "TEACH_PROOF_RUNNER": "false"}
     results = {}
     poll_cost = unchanged_poll_cost(url, pages[1], args.redis)
-    instances = [Instance("teach.web:create_app()", args.workers, env) for _ in range(2)]
+    if args.threads:
+        env["TEACH_LIVE_HOLD"] = str(args.hold)
+    instances = [Instance("teach.web:create_app()", args.workers, env, threads=args.threads) for _ in range(2)]
     try:
         for i in instances:
             i.wait()
@@ -542,7 +585,10 @@ def main() -> None:
             for i in bare:
                 i.stop()
         redis.Redis.from_url(args.redis).flushdb()
-    print(f"{args.kids} children in {len(games)} games, two instances × {args.workers} gunicorn sync workers, "
+    kind = (f"gthread workers × {args.threads} threads, up to {args.hold} held questions each" if args.threads
+            else "sync workers")
+    print(f"{args.kids} children in {len(games)} games, two instances × {args.workers} gunicorn {kind} (the bare "
+          f"endpoint: sync workers, polling), "
           f"PostgreSQL + Redis, one move per game every {args.interval:g} s")
     print(table(results, args.kids))
     res = results["live game (teach)"]
@@ -557,13 +603,15 @@ def main() -> None:
     print(f"\nteach tap→seen p50 / p95 / p99 ms: moves in a game going on {pcts(steady)} ({len(steady)}); the first "
           f"move after {QUIET_STEPS[0][0]:g} s or more of quiet (its page asking less often) {pcts(quiet)} "
           f"({len(quiet)})")
+    print(f"a tap's own answer (the POST's round trip) p50 / p95 / p99 ms: {pcts(res['tap_times'])}")
     print(f"an unchanged poll answered 304, app CPU in-process: {poll_cost['middleware']:.3f} ms by the middleware "
           f"in front of Flask, {poll_cost['flask']:.3f} ms by Flask")
     print(f"\nrecords: {len(stored)} games checked, {res['taps']} moves answered 200, {res['refused']} refused (409), "
           f"{missing} answered but lost, {out_of_order} games with a move doubled or out of turn, {wrong_ply} with a "
           f"wrong ply; {unanswered} moves played whose answer did not reach the device (client timeout); "
           f"{res['taps'] - res['seen']} answered moves never seen by the opponent's page; "
-          f"{res['moved_unseen']} taps by a page that had not shown the last move yet")
+          f"{res['moved_unseen']} taps by a page that had not shown the last move yet; {res['unheld']} questions "
+          f"that asked to be held answered at once (the worker held its limit)")
 
 
 if __name__ == "__main__":

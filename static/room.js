@@ -131,6 +131,8 @@
     // waiting gets cheaper the longer nothing happens (quiet: [[after ms, ask every ms], ...]), and a hidden page
     // only says "still here" until it is looked at again
     var quiet = [], hiddenMs = 15000, lastChange = Date.now(), full = null;
+    // hold: the server may hold a question until the game changes (seconds; 0: it answers at once, we poll)
+    var hold = 0, inflight = false, again = false;
     var wrap = document.getElementById("board-wrap"), feedback = document.getElementById("feedback");
     function board() { return wrap.querySelector("svg.board"); }
     // a big board on a phone: the first tap zooms in, the next plays, the whole board again once it is answered
@@ -153,6 +155,7 @@
       version = d.version; ply = d.ply; state = d.state; toMove = d.to_move; dead = d.dead || [];
       root.dataset.version = version; root.dataset.ply = ply; root.dataset.state = state;
       pollMs = d.poll || pollMs; heartbeat = d.heartbeat || heartbeat;
+      if (typeof d.hold === "number") hold = d.hold;
       if (d.count_board) { wrap.innerHTML = d.count_board; }
       else if (board()) S.setRows(board(), d.rows, d.last);
       var svg = board();
@@ -269,17 +272,33 @@
     });
 
     function ask() {
-      var now = Date.now(), tag = etag, url = root.dataset.stateUrl;
+      if (inflight) { again = true; return; }  // one question at a time: the next goes when this one is answered
+      var now = Date.now(), tag = etag, url = root.dataset.stateUrl, held = false;
+      var holding = hold > 0 && !document.hidden;
       if (!full || !etag) { tag = null; lastHeartbeat = now; }  // a reconnect: the whole game
-      else if (now - lastHeartbeat >= heartbeat) { url += "?here=1"; lastHeartbeat = now; }  // "still here"
-      else url += "?ply=" + ply;  // a changed game is answered with what changed since this ply
+      else if (now - lastHeartbeat >= heartbeat - (holding ? 2000 : 0)) {  // "still here"
+        url += "?here=1"; lastHeartbeat = now;
+      } else {
+        url += "?ply=" + ply;  // a changed game is answered with what changed since this ply
+        if (holding) {  // held no longer than "still here" waits
+          url += "&wait=" + Math.min(hold, Math.floor((heartbeat - (now - lastHeartbeat)) / 1000)); held = true;
+        }
+      }
+      inflight = true; again = false;
       getJSON(url, tag).then(function (r) {
+        inflight = false;
         if (r.data && r.data.result === "signed-out") { window.location = r.data.login; return; }
+        if (feedback.textContent === word("offline")) say("");
         if (r.etag) etag = r.etag;
         if (r.data && r.status === 200) show(r.data);
-        if (feedback.textContent === word("offline")) say("");
-        schedule(state === "finished" ? -1 : next());
-      }).catch(function () { say(word("offline"), false); schedule(2000); });
+        var ms = state === "finished" ? -1 : next();
+        // while the server holds questions, the next one goes at once after a change, "still here" or a question
+        // that was held; one answered 304 without being held (the server holds no more) waits the usual rhythm
+        if (ms >= 0 && hold > 0 && !document.hidden)
+          ms = r.status === 200 || !held ? 0 : Math.max(0, ms - (Date.now() - now));
+        if (ms > 0 && again) ms = 0;
+        schedule(ms);
+      }).catch(function () { inflight = false; say(word("offline"), false); schedule(2000); });
     }
     function next() {
       if (document.hidden) return hiddenMs;

@@ -22,15 +22,31 @@ CAPTURE_ONE = ["A6", "A7", "B6", "G1", "B7"]  # White's corner stone A7 is caugh
 pytestmark = needs_chromium
 
 
+REDIS = "redis://127.0.0.1:6379/5"
+
+
 @pytest.fixture
-def server(demo):
+def server(demo, request):
     with demo.app_context():  # the teacher's room: capture games to one stone, so a game is short
         gid = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
         db.session.add(PlayRoom(group_id=gid, kinds=["capture-7", "full-9"], capture_goal=1, away_seconds=120,
                                 away_outcome="adjourn"))
         db.session.commit()
+    held = request.node.callspec.params.get("held", False)
+    if held:  # the pages' questions held until the game changes (Redis, as a district deploys it)
+        import redis
+
+        client = redis.Redis.from_url(REDIS, socket_timeout=1)
+        try:
+            client.ping()
+        except redis.RedisError:
+            pytest.skip(f"no Redis at {REDIS}")
+        client.flushdb()
+        demo.config.update(LIVE_REDIS_URL=REDIS, LIVE_HOLD=8)
     with serving(demo) as url:
         yield url
+    if held:
+        client.flushdb()
 
 
 def shot(page, name: str) -> None:
@@ -57,12 +73,16 @@ def press(page, device, selector):
     page.tap(selector) if device == "phone" else page.click(selector)
 
 
-@pytest.mark.parametrize("device, lang", [("tablet", "zh"), ("phone", "en")])
+@pytest.mark.parametrize("device, lang, held", [("tablet", "zh", False), ("phone", "en", False),
+                                               ("tablet", "en", True)])
 def test_two_children_play_a_capture_game_in_two_browsers_and_the_teacher_watches(browser, server, demo,
-                                                                                    device, lang):
+                                                                                    device, lang, held):
     app = demo
     ming_ctx, ming = kid_page(browser, server, app, "明明", ("cat", "fish", "moon"), device, lang)
     lily_ctx, lily = kid_page(browser, server, app, "Lily", ("star", "apple", "sun"), device, lang)
+    asked = []  # the game pages' questions
+    for page in (ming, lily):
+        page.on("request", lambda r: asked.append(r.url) if "/state" in r.url and "/live/" in r.url else None)
     teacher_ctx = browser.new_context(viewport=SIZES["tablet"], locale=LOCALES[lang])
     try:
         ming.wait_for_selector("#classmates li.classmate:has-text('Lily') button.invite")
@@ -113,6 +133,8 @@ def test_two_children_play_a_capture_game_in_two_browsers_and_the_teacher_watche
         card.locator(".review-link").first.wait_for(timeout=8000)
         assert card.locator("g.pt[data-point=B7]").get_attribute("class").split()[1] == "black"
         shot(teacher, f"teacher-live-{lang}")
+        # held: the pages asked to be held until the game changed; otherwise they polled
+        assert any("wait=" in u for u in asked) == held, asked[:5]
     finally:
         for ctx in (ming_ctx, lily_ctx, teacher_ctx):
             ctx.close()

@@ -1,7 +1,8 @@
 """Two app instances, one PostgreSQL and one Redis, no sticky sessions: the teacher starts a round on one instance,
 each child plays from another, and every move arrives on the other side through the other instance.
 
-The instances are real gunicorn processes (sync workers, as the README deploys) on the test database; the
+The instances are real gunicorn processes (sync workers, polling; and threaded workers holding questions, as the
+README deploys for a district) on the test database; the
 children are plain HTTP clients with their own cookies. Runs where TEST_DATABASE_URL names PostgreSQL (CI's
 second pass) and Redis answers at redis://127.0.0.1:6379/5.
 """
@@ -16,6 +17,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -49,14 +51,19 @@ def _free_port() -> int:
 class Instance:
     """``gunicorn -w 2 'teach.web:create_app()'`` on its own port."""
 
-    def __init__(self, database_url: str, log: Path) -> None:
+    def __init__(self, database_url: str, log: Path, hold: int = 0) -> None:
         self.log = log.open("wb")
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=REDIS, TEACH_SECRET_KEY="two-instances",
                    TEACH_LIVE_REDIS_URL=REDIS, TEACH_REVIEW_RUNNER="false", TEACH_PROOF_RUNNER="false",
                    PYTHONPATH=str(ROOT))
-        self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{self.port}",
+        # held questions: threaded workers, as the README deploys them for live games (one worker: its limit is
+        # the instance's)
+        workers = ["-w", "2"] if not hold else ["-w", "1", "-k", "gthread", "--threads", "8"]
+        if hold:
+            env["TEACH_LIVE_HOLD"] = str(hold)
+        self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", *workers, "-b", f"127.0.0.1:{self.port}",
                                       "--control-socket", str(log.with_suffix(".ctl")),
                                       "teach.web:create_app()"], cwd=ROOT, env=env, start_new_session=True,
                                      stdout=subprocess.DEVNULL, stderr=self.log)
@@ -123,11 +130,11 @@ class Device:
             self.etag = headers["ETag"]
         return status, json.loads(raw) if raw else None
 
-    def poll(self, game_id: int) -> tuple[int, dict | None]:
+    def poll(self, game_id: int, query: str = "") -> tuple[int, dict | None]:
         headers = {"Accept": "application/json"}
         if self.etag:
             headers["If-None-Match"] = self.etag
-        status, h, raw = self.request("GET", f"/live/{game_id}/state", headers=headers)
+        status, h, raw = self.request("GET", f"/live/{game_id}/state{query}", headers=headers)
         if status == 200:
             self.etag = h["ETag"]
             return status, json.loads(raw)
@@ -139,15 +146,14 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-@pytest.fixture
-def instances(demo, tmp_path):
+def _pair(tmp_path, hold: int = 0):
     if not _redis_answers():
         pytest.skip(f"no Redis at {REDIS}")
     import redis
 
     redis.Redis.from_url(REDIS).flushdb()
     url = os.environ["TEST_DATABASE_URL"]
-    pair = [Instance(url, tmp_path / "a.log"), Instance(url, tmp_path / "b.log")]
+    pair = [Instance(url, tmp_path / "a.log", hold), Instance(url, tmp_path / "b.log", hold)]
     try:
         for i in pair:
             i.wait()
@@ -156,6 +162,16 @@ def instances(demo, tmp_path):
         for i in pair:
             i.stop()
         redis.Redis.from_url(REDIS).flushdb()
+
+
+@pytest.fixture
+def instances(demo, tmp_path):
+    yield from _pair(tmp_path)
+
+
+@pytest.fixture
+def holding_instances(demo, tmp_path):
+    yield from _pair(tmp_path, hold=2)
 
 
 def _sign_in_kid(device: Device, app, name: str, pictures: str) -> int:
@@ -171,9 +187,9 @@ def _sign_in_kid(device: Device, app, name: str, pictures: str) -> int:
     return kid_id
 
 
-def test_a_whole_game_between_two_children_on_two_instances(demo, instances):
-    app = demo
-    a, b = instances
+def _round(app, a, b) -> tuple[int, Device, Device, Device, int, int]:
+    """明明 on instance a, Lily and the teacher on b; the teacher starts a capture-3 round on 7x7: the game's id,
+    the two children's devices (Black's first), the teacher's, and the children's ids."""
     ming, lily, teacher = Device(a), Device(b), Device(b)
     ming_id = _sign_in_kid(ming, app, "明明", "cat,fish,moon")
     lily_id = _sign_in_kid(lily, app, "Lily", "star,apple,sun")
@@ -197,6 +213,17 @@ def test_a_whole_game_between_two_children_on_two_instances(demo, instances):
     first = ming.poll(game_id)[1]
     lily.poll(game_id)
     black, white = (ming, lily) if first["players"]["black"]["name"] == "明明" else (lily, ming)
+    return game_id, black, white, teacher, ming_id, lily_id
+
+
+def test_a_whole_game_between_two_children_on_two_instances(demo, instances):
+    app = demo
+    game_id, black, white, teacher, ming_id, lily_id = _round(app, *instances)
+    from teach.models import Group
+    from teach.web.extensions import db
+
+    with app.app_context():
+        gid = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
     # Black catches three single white stones on the edge, one after another
     moves = ["A6", "A7", "B7", "G1", "B6", "A5", "A4", "G2", "B5", "E4", "C5", "D4", "B4", "A3", "A2", "F1", "B3"]
     for ply, point in enumerate(moves):
@@ -225,3 +252,63 @@ def test_a_whole_game_between_two_children_on_two_instances(demo, instances):
         assert {p.kid_id for p in db.session.scalars(sa.select(PlayedGame))} == {ming_id, lily_id}
     status, cards = teacher.json("GET", f"/room/class/{gid}/live.json")
     assert status == 200 and cards["games"][0]["result"] == "B+C3"
+
+
+def _held(device: Device, game_id: int, seconds: int, out: dict) -> threading.Thread:
+    """The page asking to be held until the game changes (``?wait=``), in the background."""
+    etag = device.etag
+
+    def ask():
+        headers = {"Accept": "application/json", "If-None-Match": etag}
+        status, h, raw = device.request("GET", f"/live/{game_id}/state?ply=0&wait={seconds}", headers=headers)
+        out.update(status=status, body=json.loads(raw) if raw else None, at=time.monotonic())
+
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_held_question_is_answered_by_the_move_made_on_the_other_instance(demo, holding_instances):
+    a, b = holding_instances
+    game_id, black, white, _teacher, _m, _l = _round(demo, a, b)
+    assert white.poll(game_id)[0] == 304  # the page holds the game's ETag
+    full = black.json("GET", f"/live/{game_id}/state")[1]
+    assert full["hold"] > 0  # the page is told it may ask to be held
+    # nothing changes: a held question is answered 304 when its time is up, not before
+    start = time.monotonic()
+    assert white.poll(game_id, "?ply=0&wait=2")[0] == 304
+    assert time.monotonic() - start >= 1.9
+    # the opponent's page and Black's own page both wait; Black moves through the other instance
+    theirs, mine = {}, {}
+    waiting = [_held(white, game_id, 15, theirs), _held(black, game_id, 15, mine)]
+    time.sleep(1.0)
+    assert all(t.is_alive() for t in waiting)  # held, not answered
+    moved_at = time.monotonic()
+    status, answer = black.json("POST", f"/live/{game_id}/move", {"move": "D4", "ply": 0})
+    assert status == 200 and answer["ply"] == 1
+    for t in waiting:
+        t.join(20)
+    # the opponent's page gets what changed, with the move; the mover's own page (its tap's answer brought it the
+    # game) is held on until the time is up, then sent what changed
+    assert theirs["status"] == 200 and theirs["at"] > moved_at, theirs
+    assert theirs["body"]["ply"] == 1 and theirs["body"]["last"] == "D4" and theirs["body"]["delta"] is True
+    assert mine["status"] == 200 and mine["at"] - moved_at > 5 and mine["body"]["moves"] == ["D4"], mine
+
+
+def test_an_instance_holds_no_more_questions_than_its_limit(demo, holding_instances):
+    a, b = holding_instances
+    game_id, black, white, _teacher, _m, _l = _round(demo, a, b)
+    device = white if white.base == b.base else black  # the child on instance b
+    device.poll(game_id)
+    outs = [{}, {}]
+    waiting = [_held(device, game_id, 15, out) for out in outs]  # the limit is 2 held questions per instance
+    time.sleep(1.0)
+    assert all(t.is_alive() for t in waiting)
+    # a third is answered at once, as a plain poll would be
+    status, _body = device.poll(game_id, "?ply=0&wait=15")
+    assert status == 304 and all(t.is_alive() for t in waiting)
+    status, _answer = black.json("POST", f"/live/{game_id}/move", {"move": "D4", "ply": 0})
+    assert status == 200
+    for t in waiting:
+        t.join(20)
+    assert [o["status"] for o in outs] == [200, 200], outs

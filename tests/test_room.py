@@ -759,3 +759,158 @@ def test_the_still_here_heartbeat_is_a_304_from_the_database_that_notes_the_play
     # another child's session with this ETag learns nothing
     tom = kid_client(app, "Tom")
     assert tom.get(f"/live/{game_id}/state?here=1", headers={"If-None-Match": tag}).status_code == 404
+
+
+# ---------------------------------------------------------------------- held questions (TEACH_LIVE_HOLD)
+def _held_ask(client, game_id: int, tag: str, seconds: int, out: dict) -> threading.Thread:
+    def ask():
+        answer = client.get(f"/live/{game_id}/state?ply=0&wait={seconds}", headers={"If-None-Match": tag})
+        out.update(status=answer.status_code, body=answer.get_json(silent=True))
+
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.fixture
+def holding_room(redis_room):
+    (app, gid, ming, lily), client = redis_room
+    app.config["LIVE_HOLD"] = 4
+    yield (app, gid, ming, lily), client
+
+
+def test_without_a_hold_limit_the_page_polls(redis_room):
+    (app, gid, ming, lily), _client = redis_room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    assert white.get(f"/live/{game_id}/state").get_json()["hold"] == 0
+    tag = white.get(f"/live/{game_id}/state").headers["ETag"]
+    assert white.get(f"/live/{game_id}/state?ply=0&wait=15", headers={"If-None-Match": tag}).status_code == 304
+
+
+def test_a_held_question_is_answered_when_the_opponent_moves_and_the_mover_s_own_holds_on(holding_room):
+    (app, gid, ming, lily), _client = holding_room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    first = white.get(f"/live/{game_id}/state")
+    assert first.get_json()["hold"] > 0
+    theirs, mine = {}, {}
+    waiting = [_held_ask(white, game_id, first.headers["ETag"], 15, theirs),
+               _held_ask(black, game_id, black.get(f"/live/{game_id}/state").headers["ETag"], 15, mine)]
+    threading.Event().wait(0.5)
+    assert all(t.is_alive() for t in waiting) and not theirs and not mine
+    assert move(black, game_id, "D4", 0).status_code == 200
+    waiting[0].join(10)
+    assert theirs["status"] == 200 and theirs["body"]["delta"] is True and theirs["body"]["last"] == "D4"
+    # Black's own page is not answered for its own tap (the tap's answer brought the game): it waits on for
+    # White's reply, and is then sent both moves since the ply it asked from
+    threading.Event().wait(0.5)
+    assert waiting[1].is_alive() and not mine
+    assert move(white, game_id, "E5", 1).status_code == 200
+    waiting[1].join(10)
+    assert mine["status"] == 200 and mine["body"]["moves"] == ["D4", "E5"] and mine["body"]["last"] == "E5"
+
+
+def test_a_held_question_whose_only_change_was_its_own_tap_ends_with_what_changed(holding_room):
+    (app, gid, ming, lily), _client = holding_room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    mine = {}
+    waiting = _held_ask(black, game_id, black.get(f"/live/{game_id}/state").headers["ETag"], 2, mine)
+    threading.Event().wait(0.3)
+    assert move(black, game_id, "D4", 0).status_code == 200
+    waiting.join(10)
+    # not "304, unchanged": the game did change, so the page is sent what changed when the time is up
+    assert mine["status"] == 200 and mine["body"]["moves"] == ["D4"]
+
+
+def test_a_held_question_ends_304_when_its_time_is_up_and_notices_a_change_whose_message_was_lost(holding_room):
+    import time
+
+    (app, gid, ming, lily), client = holding_room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    tag = white.get(f"/live/{game_id}/state").headers["ETag"]
+    start = time.monotonic()
+    assert white.get(f"/live/{game_id}/state?ply=0&wait=1", headers={"If-None-Match": tag}).status_code == 304
+    assert time.monotonic() - start >= 0.9
+    # a held question asks for no more than the server holds (its wait is capped), and a bad wait is no wait
+    assert white.get(f"/live/{game_id}/state?ply=0&wait=x", headers={"If-None-Match": tag}).status_code == 304
+    out = {}
+    waiting = _held_ask(white, game_id, tag, 15, out)
+    threading.Event().wait(0.5)
+    assert waiting.is_alive()
+    version = int(client.get(f"teach:live:{game_id}"))
+    client.set(f"teach:live:{game_id}", version + 1)  # another instance's change, its message lost on the way
+    waiting.join(10)
+    assert out["status"] == 200  # read again within seconds: Flask answers what the game is now
+
+
+# ---------------------------------------------------------------------- what changed, from the snapshot in Redis
+def _asked(app, client, path, tag, **headers):
+    """The answer, and whether Flask saw the request at all."""
+    from flask import request_started
+
+    seen = []
+
+    def note(sender, **extra):
+        seen.append(1)
+
+    request_started.connect(note, app)
+    try:
+        answer = client.get(path, headers={"If-None-Match": tag, **headers})
+    finally:
+        request_started.disconnect(note, app)
+    return answer, bool(seen)
+
+
+def test_a_player_s_page_is_answered_what_changed_in_front_of_flask_exactly_as_flask_answers_it(redis_room):
+    (app, gid, ming, lily), client = redis_room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    tag = white.get(f"/live/{game_id}/state").headers["ETag"]
+    black_tag = black.get(f"/live/{game_id}/state").headers["ETag"]
+    assert move(black, game_id, "A6", 0).status_code == 200
+    assert black.post(f"/live/{game_id}/react", json={"reaction": "nice-move"}).status_code == 200
+    for lang in ("en", "zh"):
+        with app.app_context():
+            db.session.execute(sa.update(User).where(User.id == white.kid_id).values(locale=None))
+            db.session.commit()
+        path = f"/live/{game_id}/state?ply=0"
+        fast, flask_saw = _asked(app, white, path, tag, **{"Accept-Language": lang})
+        assert fast.status_code == 200 and not flask_saw  # the middleware answered
+        # the same question with the snapshot gone is Flask's, and says the same thing
+        kept = client.get(f"teach:live:{game_id}:players")
+        client.delete(f"teach:live:{game_id}:players")
+        slow, flask_saw = _asked(app, white, path, tag, **{"Accept-Language": lang})
+        client.set(f"teach:live:{game_id}:players", kept)
+        assert slow.status_code == 200 and flask_saw
+        assert fast.get_json() == slow.get_json() and fast.headers["ETag"] == slow.headers["ETag"]
+        body = fast.get_json()
+        assert body["delta"] is True and body["moves"] == ["A6"] and body["turn"]
+        assert body["reaction"]["text"] == ("Nice move!" if lang == "en" else "好棋！"), body["reaction"]
+    # Black's own page (its tap's answer had the game) is answered too, with Black's turn line
+    mine, flask_saw = _asked(app, black, f"/live/{game_id}/state?ply=0", black_tag)
+    assert mine.status_code == 200 and not flask_saw and mine.get_json()["poll"] > 0
+
+
+def test_what_changed_is_left_to_flask_for_a_watcher_a_reconnect_and_a_session_that_was_ended(redis_room):
+    (app, gid, ming, lily), client = redis_room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    teacher = teacher_client(app)
+    watcher_tag = teacher.get(f"/live/{game_id}/state").headers["ETag"]
+    tag = white.get(f"/live/{game_id}/state").headers["ETag"]
+    assert move(black, game_id, "A6", 0).status_code == 200
+    answer, flask_saw = _asked(app, teacher, f"/live/{game_id}/state?ply=0", watcher_tag)
+    assert answer.status_code == 200 and flask_saw  # a watcher's page: Flask
+    answer, flask_saw = _asked(app, white, f"/live/{game_id}/state", tag)  # no ply: the whole game, Flask's
+    assert answer.status_code == 200 and flask_saw and "players" in answer.get_json()
+    # White's sessions are ended (a new password, say): the next change's snapshot no longer names them
+    with app.app_context():
+        kid = db.session.get(User, white.kid_id)
+        kid.end_sessions()
+        db.session.commit()
+    assert black.post(f"/live/{game_id}/react", json={"reaction": "thumbs"}).status_code == 200
+    answer, flask_saw = _asked(app, white, f"/live/{game_id}/state?ply=0", tag)
+    assert flask_saw and answer.status_code == 401  # Flask: the session is no longer good

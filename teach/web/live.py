@@ -25,7 +25,7 @@ from datetime import timedelta
 import sqlalchemy as sa
 from flask import Blueprint, abort, current_app, g, jsonify, make_response, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import ngettext
+from flask_babel import force_locale, ngettext
 from flask_login import current_user, login_required
 
 from teach.go import IllegalMove, counting
@@ -209,6 +209,7 @@ def state_of(row: LiveGame, game, you: str | None) -> dict:
         "poll": POLL_WAITING_MS if row.state == "playing" and you is not None and game.to_play != you
         else POLL_IDLE_MS,
         "heartbeat": HEARTBEAT_MS, "quiet": [list(step) for step in QUIET_STEPS], "hidden_poll": HIDDEN_POLL_MS,
+        "hold": notify.hold_seconds(),  # > 0: a page may ask to be held until the game changes (?wait=)
     }
     if row.state in ("counting", "disputed"):
         view = _count_view(row, game, list(row.dead or []))
@@ -251,8 +252,9 @@ def _reaction(row: LiveGame) -> dict | None:
     return {"color": r.get("color"), "id": r["id"], "n": r.get("n", 0), "text": reaction_words()[r["id"]]}
 
 
-def _answer(row: LiveGame, you: str | None, result: str = "ok", message: str = "", status: int = 200, **extra):
-    game = _position(row)
+def _answer(row: LiveGame, you: str | None, result: str = "ok", message: str = "", status: int = 200, game=None,
+            **extra):
+    game = _position(row) if game is None else game
     body = {"result": result, "message": message, **state_of(row, game, you), **extra}
     response = make_response(jsonify(body), status)
     response.headers["ETag"] = notify.etag(row.id, row.version)
@@ -444,10 +446,45 @@ def _changed(row: LiveGame, where, values: dict, you: str, message: str = "", ga
         won = _keep_records(row, game or _position(row), you)
     db.session.commit()
     db.session.refresh(row)
-    notify.published(row.id, row.version)
+    now = game if game is not None and len(game.moves) == row.ply else _position(row)
+    _publish(row, now)
     if row.state == "finished":
         reviews.ensure_runner()
-    return _answer(row, you, "ok", message, milestones=won)
+    return _answer(row, you, "ok", message, milestones=won, game=now)
+
+
+def _publish(row: LiveGame, game) -> None:
+    """The change, to every instance's pages: the version, and while the game is being played what changed for
+    each player's page, so the middleware answers it without Flask (``notify.UnchangedPolls``)."""
+    notify.published(row.id, row.version, snapshot_of(row, game) if row.state == "playing" else None)
+
+
+def snapshot_of(row: LiveGame, game) -> dict:
+    """What ``delta_of`` answers each player at this version, in both languages: the game's part, the turn line
+    and the reaction in each language, each player's rhythm, when each was last seen, the language each
+    account chose, and a key of each player's session (an HMAC of what the signed cookie names, so a session
+    signed out, re-passworded or archived since no longer matches the next snapshot)."""
+    accounts = {u.id: u for u in db.session.execute(sa.select(User.id, User.session_secret, User.locale,
+                                                              User.archived)
+                                                    .where(User.id.in_([row.black_id, row.white_id])))}
+    players = _players(row)
+    snap = {"game": row.id, "version": row.version, "ply": row.ply, "state": row.state, "moves": list(row.moves),
+            "to_move": game.to_play, "rows": game.board_rows(), "last": _last(row), "captures": game.captures,
+            "draw_offer": row.draw_offer, "turn": {}, "reaction": {}, "poll": {}, "seen": {}, "key": {},
+            "locale": {}}
+    for lang, locale in (("zh", "zh_Hans_CN"), ("en", "en")):
+        with force_locale(locale):
+            snap["turn"][lang] = {c: _turn(row, game.to_play, c, players) for c in ("black", "white")}
+            snap["reaction"][lang] = _reaction(row)
+    for color, kid_id in (("black", row.black_id), ("white", row.white_id)):
+        seen = getattr(row, f"{color}_seen_at")
+        snap["seen"][color] = seen.timestamp() if seen is not None else None
+        snap["poll"][color] = POLL_WAITING_MS if game.to_play != color else POLL_IDLE_MS
+        account = accounts.get(kid_id)
+        live = account is not None and account.session_secret and not account.archived
+        snap["key"][color] = notify.player_key(f"{kid_id}:{account.session_secret}") if live else ""
+        snap["locale"][color] = account.locale if account is not None else None
+    return snap
 
 
 def _ending(row: LiveGame, game) -> dict:
@@ -566,8 +603,9 @@ def react(game_id: int):
         return _on_record(row.id, you, _("Wait a moment before the next one."))
     db.session.commit()
     db.session.refresh(row)
-    notify.published(row.id, row.version)
-    return _answer(row, you)
+    game = _position(row)
+    _publish(row, game)
+    return _answer(row, you, game=game)
 
 
 # ---------------------------------------------------------------------- counting
@@ -615,10 +653,11 @@ def _changed_by(row: LiveGame, you: str | None, where, values: dict, message: st
     won = _keep_records(row, _position(row)) if row.state == "finished" else []
     db.session.commit()
     db.session.refresh(row)
-    notify.published(row.id, row.version)
+    game = _position(row)
+    _publish(row, game)
     if row.state == "finished":
         reviews.ensure_runner()
-    return _answer(row, None, "ok", message, milestones=won)
+    return _answer(row, None, "ok", message, milestones=won, game=game)
 
 
 def _count_closed(row: LiveGame) -> str:
@@ -663,7 +702,7 @@ def agree(game_id: int):
             won = _keep_records(row, game, you) if row.state == "finished" else []
             db.session.commit()
             db.session.refresh(row)
-            notify.published(row.id, row.version)
+            _publish(row, game)
             if row.state == "finished":
                 reviews.ensure_runner()
             return _answer(row, you, "ok", "" if row.state == "finished" else
