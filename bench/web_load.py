@@ -285,10 +285,12 @@ def free_port() -> int:
 class Server:
     """gunicorn as the README runs it: ``gunicorn -w N 'teach.web:create_app()'`` (sync workers)."""
 
-    def __init__(self, app_spec: str, workers: int, env: dict, chdir: Path = ROOT, preload: bool = False) -> None:
+    def __init__(self, app_spec: str, workers: int, env: dict, chdir: Path = ROOT, preload: bool = False,
+                 threads: int = 0) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.cmd = [str(ROOT / ".venv/bin/gunicorn"), "-w", str(workers), "-b", f"127.0.0.1:{self.port}",
+        kind = ["-k", "gthread", "--threads", str(threads)] if threads else []  # the README's district deployment
+        self.cmd = [str(ROOT / ".venv/bin/gunicorn"), "-w", str(workers), *kind, "-b", f"127.0.0.1:{self.port}",
                     "--chdir", str(chdir), "--log-level", "warning", "--timeout", "60",
                     *(["--preload"] if preload else []), app_spec]
         self.env = {**os.environ, **env}
@@ -909,7 +911,8 @@ def bench_database(kind: str, args, mix: list[dict]) -> dict:
             if os.environ.get("WEB_LOAD_TIMING"):
                 spec, chdir = "web_load:timed_app()", ROOT / "bench"
                 env["PYTHONPATH"] = str(ROOT)
-            with Server(spec, args.workers or WORKERS[kind], env, chdir=chdir, preload=args.prewarm) as server:
+            with Server(spec, args.workers or WORKERS[kind], env, chdir=chdir, preload=args.prewarm,
+                        threads=args.threads) as server:
                 result = run_generator(server, {"kids": kids, "mix": mix, "phases": phases(args, args.ramp),
                                                 "seed": args.seed, "scenario": args.scenario,
                                                 "levels": args.levels, "p99_limit": args.limit}, folder)
@@ -921,7 +924,8 @@ def bench_database(kind: str, args, mix: list[dict]) -> dict:
 
 def bench_bare(args) -> dict:
     with tempfile.TemporaryDirectory(prefix="teach-web-load-") as tmp:
-        with Server("web_load:bare_app()", args.workers or WORKERS["bare"], {}, chdir=ROOT / "bench") as server:
+        with Server("web_load:bare_app()", args.workers or WORKERS["bare"], {}, chdir=ROOT / "bench",
+                    threads=args.threads) as server:
             return run_generator(server, {"bare": True, "phases": phases(args, args.bare_ramp), "seed": args.seed},
                                  Path(tmp))
 
@@ -974,6 +978,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--db", default="sqlite,postgresql", help="comma-separated: sqlite, postgresql")
     ap.add_argument("--kids", type=int, default=1000)
     ap.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: WORKERS per database)")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="gunicorn gthread workers with this many threads each (the README's district deployment; "
+                         "the bare endpoint too); 0: sync workers")
     ap.add_argument("--rate", type=float, default=200.0, help="moves per second, sustained")
     ap.add_argument("--duration", type=float, default=30.0, help="seconds of the sustained phase")
     ap.add_argument("--warmup", type=float, default=5.0, help="seconds of warm-up before (reported, not judged)")
@@ -1007,7 +1014,8 @@ def main(argv: list[str] | None = None) -> int:
               f"({', '.join(MIX_TOPICS)}), {n_lines} winning lines (up to {longest} kid moves), "
               f"read in {time.perf_counter() - t:.1f} s")
     workers = args.workers or ", ".join(f"{k} {v}" for k, v in WORKERS.items())
-    print(f"server: gunicorn -w {workers} (sync workers{', --preload with every lesson puzzle solved first' if args.prewarm else ''}), "
+    served = f"gthread workers × {args.threads} threads" if args.threads else "sync workers"
+    print(f"server: gunicorn -w {workers} ({served}{', --preload with every lesson puzzle solved first' if args.prewarm else ''}), "
           f"Redis rate limits; {os.cpu_count()} cores; "
           f"load average before: {os.getloadavg()[0]:.1f}")
     results = {}

@@ -4,6 +4,7 @@ each with its own client, so two requests for one game meet in the database as o
 
 from __future__ import annotations
 
+import json
 import threading
 from datetime import timedelta
 
@@ -906,6 +907,15 @@ def test_what_changed_is_left_to_flask_for_a_watcher_a_reconnect_and_a_session_t
     assert answer.status_code == 200 and flask_saw  # a watcher's page: Flask
     answer, flask_saw = _asked(app, white, f"/live/{game_id}/state", tag)  # no ply: the whole game, Flask's
     assert answer.status_code == 200 and flask_saw and "players" in answer.get_json()
+    # a snapshot made a while ago (a page coming back later): Flask answers, having checked the account
+    key = f"teach:live:{game_id}:players"
+    kept = json.loads(client.get(key))
+    client.set(key, json.dumps({**kept, "at": kept["at"] - 120}))
+    answer, flask_saw = _asked(app, white, f"/live/{game_id}/state?ply=0", tag)
+    assert answer.status_code == 200 and flask_saw and answer.get_json()["moves"] == ["A6"]
+    client.set(key, json.dumps(kept))
+    answer, flask_saw = _asked(app, white, f"/live/{game_id}/state?ply=0", tag)
+    assert answer.status_code == 200 and not flask_saw
     # White's sessions are ended (a new password, say): the next change's snapshot no longer names them
     with app.app_context():
         kid = db.session.get(User, white.kid_id)

@@ -468,7 +468,8 @@ def snapshot_of(row: LiveGame, game) -> dict:
                                                               User.archived)
                                                     .where(User.id.in_([row.black_id, row.white_id])))}
     players = _players(row)
-    snap = {"game": row.id, "version": row.version, "ply": row.ply, "state": row.state, "moves": list(row.moves),
+    snap = {"game": row.id, "version": row.version, "at": time.time(), "ply": row.ply, "state": row.state,
+            "moves": list(row.moves),
             "to_move": game.to_play, "rows": game.board_rows(), "last": _last(row), "captures": game.captures,
             "draw_offer": row.draw_offer, "turn": {}, "reaction": {}, "poll": {}, "seen": {}, "key": {},
             "locale": {}}

@@ -215,10 +215,6 @@ class Holder:
         self._started = 0.0
         self._subscribed = threading.Event()
 
-    @property
-    def holding(self) -> int:
-        return self._count
-
     def _listening(self) -> bool:
         if self._pid != os.getpid():  # the first question in this process (workers are forked after start)
             with self._lock:
@@ -374,8 +370,9 @@ class UnchangedPolls:
                 if answered is not None:
                     status, tag, body = answered
                     headers = [("ETag", tag), ("Cache-Control", "no-cache, private"), *HEADERS.items()]
-                    if body:
-                        headers += [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+                    if body:  # as Flask answers it (the answer depends on the session cookie)
+                        headers += [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
+                                    ("Vary", "Cookie")]
                     start_response(status, headers)
                     return [body] if body else []
         return self.wsgi_app(environ, start_response)
@@ -455,6 +452,8 @@ class UnchangedPolls:
             snap = json.loads(raw)
             if snap.get("version") != version or snap.get("state") != "playing" or int(since) > snap["ply"]:
                 return None
+            if not time.time() - SNAPSHOT_SECONDS <= snap.get("at", 0) <= time.time() + 5:
+                return None  # an old change (a page coming back): Flask answers, and checks the account again
             secret = self.flask_app.secret_key
             key = player_key(session_id, secret)
             you = next((c for c in ("black", "white") if snap["key"].get(c) and
@@ -479,6 +478,9 @@ class UnchangedPolls:
 
 
 _SESSION = "teach.live.session"
+# what changed is answered from a snapshot this young at most: the pages it is for ask within seconds, and a
+# session ended since the snapshot was made (its next change no longer names it) is answered by Flask after this
+SNAPSHOT_SECONDS = 60
 AWAY_NOTICE_SECONDS = 25  # a little under the page's "away" notice (live.AWAY_NOTICE): Flask says it
 
 
