@@ -36,7 +36,6 @@ import argparse
 import asyncio
 import collections
 import hashlib
-import json
 import os
 import random
 import signal
