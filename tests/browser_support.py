@@ -33,10 +33,40 @@ def _closing(app):
     return wrapped
 
 
+class _Counted:
+    """The app, counting the requests it is still answering, so the server can wait for the last one to end.
+
+    Shutting werkzeug's server down stops it taking new connections but leaves the threads of requests already
+    taken running (a page's last heartbeat, a question held until its game changes). One that ended after its test
+    would hold a database connection past the test's teardown, whose pool is gone by then (the connection is left
+    open and garbage-collected in a later test, which fails on the warning), or write into the next test's tables."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.active = 0
+        self.idle = threading.Condition()
+
+    def __call__(self, environ, start_response):
+        with self.idle:
+            self.active += 1
+        try:
+            yield from self.app(environ, start_response)
+        finally:
+            with self.idle:
+                self.active -= 1
+                self.idle.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        with self.idle:
+            return self.idle.wait_for(lambda: self.active == 0, timeout)
+
+
 @contextmanager
 def serving(app):
-    """The app on a free local port, in a thread, for as long as the block lasts: yields its base URL."""
-    srv = make_server("127.0.0.1", 0, _closing(app), threaded=True)
+    """The app on a free local port, in a thread, for as long as the block lasts: yields its base URL. When the
+    block ends, the requests still being answered are waited for (a held question ends within its hold)."""
+    counted = _Counted(_closing(app))
+    srv = make_server("127.0.0.1", 0, counted, threaded=True)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     try:
@@ -44,6 +74,8 @@ def serving(app):
     finally:
         srv.shutdown()
         thread.join()
+        srv.server_close()
+        assert counted.wait_idle(60), "a request was still being answered a minute after its test"
 
 
 @pytest.fixture(scope="module")

@@ -201,6 +201,11 @@ def app(database):
         if not sa.inspect(db.engine).has_table(db.metadata.sorted_tables[0].name):  # a test took the schema down
             _migrate(app, fresh=False)
     yield app
+    from teach.web import proofs, reviews
+
+    # a runner thread a test started (an upload's proof, a game's review) ends before the tables are emptied: one
+    # still working would write into the next test's database, and keep a connection past its pool's disposal
+    assert proofs.join_runners(app, 300) and reviews.join_runner(app, 300), "a runner thread outlived its test"
     with app.app_context():
         db.session.remove()
         _empty_tables()
