@@ -353,6 +353,33 @@ def test_two_passes_open_the_count_and_tapping_a_group_flips_it(app, kid, client
     assert play(client, game_id, "B8", row.ply).status_code == 409  # no moves while counting
 
 
+# every empty point in settled land (Black: columns A-D, White: E-J), so the computer has nothing left to play
+SETTLED = [m for r in range(1, 10) for m in (f"D{r}", f"E{r}")] + [m for r in range(1, 10) for m in (f"A{r}", f"H{r}")]
+
+
+def _settled_game(app, client) -> int:
+    game_id = new_game(client, {**FRIEND_9, "who": "3"})
+    with app.app_context():
+        row = db.session.get(PlayedGame, game_id)
+        row.moves, row.ply = list(SETTLED), len(SETTLED)
+        db.session.commit()
+    return game_id
+
+
+def test_the_computer_s_pass_after_the_kid_s_pass_says_the_game_is_over_and_counting_starts(app, kid, client):
+    game_id = _settled_game(app, client)
+    body = play(client, game_id, "pass", len(SETTLED)).get_json()
+    assert body["reply"] == "pass" and body["state"] == "counting"
+    assert "电脑也停了一手：这盘棋下完了" in body["message"] and "你也停一手" not in body["message"]
+
+
+def test_the_computer_s_pass_after_a_kid_s_move_asks_the_kid_to_pass_if_the_game_is_finished(app, kid, client):
+    game_id = _settled_game(app, client)
+    body = play(client, game_id, "B5", len(SETTLED)).get_json()
+    assert body["reply"] == "pass" and body["state"] == "playing"
+    assert body["message"] == "电脑停了一手。如果你觉得棋下完了，你也停一手。"
+
+
 def test_against_the_computer_the_kid_cannot_count_the_computer_s_live_stones_dead(app, kid, client):
     """The same walls against the Little Mouse: the computer proposed its E7 dead. The kid may count E7 alive
     (and dead again) and concede stones of the kid's own; marking the computer's live wall dead is refused."""

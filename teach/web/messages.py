@@ -120,6 +120,10 @@ def computer_passed() -> str:
     return _("The computer passed. If you think the game is finished, pass too.")
 
 
+def computer_passed_too() -> str:
+    return _("The computer passed too: the game is over. Now we count: tap the dead stones, then press done.")
+
+
 def computer_disagrees(name: str) -> str:
     return _("%(name)s does not agree: those stones are alive. Think you can capture them? Keep playing!", name=name)
 

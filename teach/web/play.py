@@ -415,8 +415,8 @@ def _store(row: PlayedGame, game, seen: int, moves: list[str], move: str | None,
                          kid_rows=kid_rows or game.board_rows(), captured=list(captured))
     if reply is not None:  # shown while the page waits a moment before drawing the reply
         body["thinking"] = _turn_text(row, "white" if side == "black" else "black")
-    if reply == "pass":
-        body["message"] = messages.computer_passed()
+    if reply == "pass":  # after the kid's pass the computer's pass ends the game: counting starts, no pass is due
+        body["message"] = messages.computer_passed_too() if row.state == "counting" else messages.computer_passed()
     return jsonify(body)
 
 
