@@ -252,6 +252,7 @@
   var confirmBox = document.getElementById("resign-confirm");
   document.getElementById("resign").addEventListener("click", function () {
     confirmBox.hidden = false; speak(confirmBox.querySelector(".speak").textContent);
+    confirmBox.scrollIntoView({behavior: "smooth", block: "nearest"});  // below the fold on a phone
   });
   document.getElementById("resign-no").addEventListener("click", function () { confirmBox.hidden = true; });
   document.getElementById("resign-yes").addEventListener("click", function () {
@@ -275,4 +276,12 @@
   if (done) done.addEventListener("click", function () { countAction(root.dataset.doneUrl); });
   var resume = document.getElementById("resume");
   if (resume) resume.addEventListener("click", function () { countAction(root.dataset.resumeUrl); });
+  // the count screen opens on the board, with the result and "done" right under it (above it are the players,
+  // which would push them out of sight on a tablet or a phone)
+  var countPanel = document.getElementById("count-panel");
+  // (the page reloads itself when counting starts: the browser would put back the old scroll position)
+  if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+  function toCount() { if (state === "counting" && countPanel && !countPanel.hidden) wrap.scrollIntoView({block: "start"}); }
+  toCount();
+  window.addEventListener("load", toCount);
 })();

@@ -257,7 +257,11 @@
     });
     function on(id, f) { var b = document.getElementById(id); if (b) b.addEventListener("click", f); }
     on("pass", function () { if (toMove === you) send(root.dataset.moveUrl, {move: "pass", ply: ply}); });
-    on("resign", function () { hide("resign-confirm", false); });
+    on("resign", function () {
+      hide("resign-confirm", false);
+      var box = document.getElementById("resign-confirm");  // below the fold on a phone
+      if (box) box.scrollIntoView({behavior: "smooth", block: "nearest"});
+    });
     on("resign-no", function () { hide("resign-confirm", true); });
     on("resign-yes", function () { hide("resign-confirm", true); send(root.dataset.resignUrl, {}); });
     on("offer-draw", function () { send(root.dataset.drawUrl, {action: "offer"}); });
