@@ -16,28 +16,17 @@ needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                     reason="chromium is not installed (apt-get install chromium)")
 
 
-def _closing(app):
-    """The app, with each response body closed even when the browser hangs up in the middle of it.
+class _Served:
+    """The app as the test server runs it: each response body closed even when the browser hangs up in the middle
+    of it, and the requests still being answered counted, so the server can wait for the last one to end.
 
     werkzeug's development server reads what is left of a request before it closes the body, and when the browser
     has already reset the connection (it does, cutting a ranged 206 short) that read raises and the body's file is
     never closed; the warning then fails whichever test is running. A generator's ``finally`` runs when the server
-    drops it, so the file is closed either way."""
-    def wrapped(environ, start_response):
-        body = app(environ, start_response)
-        try:
-            yield from body
-        finally:
-            if hasattr(body, "close"):
-                body.close()
-    return wrapped
+    drops it, so the file is closed either way.
 
-
-class _Counted:
-    """The app, counting the requests it is still answering, so the server can wait for the last one to end.
-
-    Shutting werkzeug's server down stops it taking new connections but leaves the threads of requests already
-    taken running (a page's last heartbeat, a question held until its game changes). One that ended after its test
+    Shutting the server down stops it taking new connections but leaves the threads of requests already taken
+    running (a page's last heartbeat, a question held until its game changes). One that ended after its test
     would hold a database connection past the test's teardown, whose pool is gone by then (the connection is left
     open and garbage-collected in a later test, which fails on the warning), or write into the next test's tables."""
 
@@ -49,9 +38,13 @@ class _Counted:
     def __call__(self, environ, start_response):
         with self.idle:
             self.active += 1
+        body = None
         try:
-            yield from self.app(environ, start_response)
+            body = self.app(environ, start_response)
+            yield from body
         finally:
+            if hasattr(body, "close"):
+                body.close()
             with self.idle:
                 self.active -= 1
                 self.idle.notify_all()
@@ -65,8 +58,8 @@ class _Counted:
 def serving(app):
     """The app on a free local port, in a thread, for as long as the block lasts: yields its base URL. When the
     block ends, the requests still being answered are waited for (a held question ends within its hold)."""
-    counted = _Counted(_closing(app))
-    srv = make_server("127.0.0.1", 0, counted, threaded=True)
+    served = _Served(app)
+    srv = make_server("127.0.0.1", 0, served, threaded=True)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     try:
@@ -75,7 +68,7 @@ def serving(app):
         srv.shutdown()
         thread.join()
         srv.server_close()
-        assert counted.wait_idle(60), "a request was still being answered a minute after its test"
+        assert served.wait_idle(60), "a request was still being answered a minute after its test"
 
 
 @pytest.fixture(scope="module")
