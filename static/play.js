@@ -277,9 +277,9 @@
   var resume = document.getElementById("resume");
   if (resume) resume.addEventListener("click", function () { countAction(root.dataset.resumeUrl); });
   // the count screen opens on the board, with the result and "done" right under it (above it are the players,
-  // which would push them out of sight on a tablet or a phone)
+  // which would push them out of sight on a tablet or a phone); the page reloads itself when counting starts,
+  // and the browser would put back the old scroll position
   var countPanel = document.getElementById("count-panel");
-  // (the page reloads itself when counting starts: the browser would put back the old scroll position)
   if ("scrollRestoration" in history) history.scrollRestoration = "manual";
   function toCount() { if (state === "counting" && countPanel && !countPanel.hidden) wrap.scrollIntoView({block: "start"}); }
   toCount();
