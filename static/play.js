@@ -158,6 +158,7 @@
     document.getElementById("banner-title").textContent = b.title;
     document.getElementById("banner-reason").textContent = b.reason;
     document.getElementById("banner-result").textContent = b.result || "";
+    document.getElementById("banner-result").parentNode.hidden = !b.result;
     document.getElementById("banner-referee").textContent = b.referee || "";
     if (data.milestones && data.milestones.length) {
       var won = document.getElementById("stickers-won");

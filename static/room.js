@@ -216,6 +216,7 @@
         document.getElementById("banner-title").textContent = b.title;
         document.getElementById("banner-reason").textContent = b.reason;
         document.getElementById("banner-result").textContent = b.result || "";
+        document.getElementById("banner-result").parentNode.hidden = !b.result;
         document.getElementById("banner-referee").textContent = b.referee || "";
         if (d.review) { var link = document.getElementById("review-link"); link.href = d.review; link.hidden = false; }
         if (d.milestones && d.milestones.length) {

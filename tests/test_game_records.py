@@ -23,7 +23,7 @@ def test_the_record_names_the_players_result_day_and_game_and_replays_strictly()
                            name="Ming vs 小老鼠")
     again = Game.from_sgf(text, strict=True)
     assert again.board_rows() == game.board_rows() and again.captures == game.captures
-    assert [again.info[k] for k in ("PB", "PW", "RE", "DT", "GN")] == ["Ming", "小老鼠", "B+C1", "2026-12-01",
+    assert [again.info[k] for k in ("PB", "PW", "RE", "DT", "GN")] == ["Ming", "小老鼠", "B+", "2026-12-01",
                                                                       "Ming vs 小老鼠"]
     assert "FF[4]" in text and "GM[1]" in text and "SZ[9]" in text and "RU[Chinese]" in text
 
@@ -32,10 +32,22 @@ def test_the_capture_game_says_its_goal_and_a_full_game_does_not():
     text = played_game_sgf(_capture_game(), black="a", white="b")
     assert "GC[capture game: first to capture 1 stone wins]" in text
     assert Game.from_sgf(text).info["C"] == "capture game: first to capture 1 stone wins"
+    assert "KM[" not in text  # komi counts for nothing when the first capture wins
     full = Game(9)
     full.play("E5")
     plain = played_game_sgf(full, black="a", white="b")
-    assert "GC[" not in plain and "C[" not in plain.replace("CA[", "")
+    assert "GC[" not in plain and "C[" not in plain.replace("CA[", "") and "KM[7.5]" in plain
+
+
+def test_a_capture_game_won_by_captures_is_written_as_sgf_says_a_win_for_another_reason():
+    game = Game(9, komi=7.5, rules=Rules(capture_goal=3))
+    game.play("E5")
+    text = played_game_sgf(game, black="a", white="b", result="W+C3")
+    again = Game.from_sgf(text)
+    assert again.info["RE"] == "W+" and "KM[" not in text
+    assert "GC[capture game: first to capture 3 stones wins; White won with 3 stones captured]" in text
+    resigned = played_game_sgf(game, black="a", white="b", result="B+R")
+    assert Game.from_sgf(resigned).info["RE"] == "B+R" and "GC[capture game: first to capture 3 stones wins]" in resigned
 
 
 def test_handicap_stones_are_written_as_setup_with_ha_and_white_moves_first():

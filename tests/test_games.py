@@ -110,7 +110,7 @@ def test_my_games_newest_first_in_kid_words_with_the_unfinished_game_to_go_on(ap
     assert f'/games/{world["theirs"]}' not in text
     assert "/games/practice" in text  # one missed capture to practise
     en = page(signed_in(app, world["kid"], "en").get("/games/"))
-    assert "You won!" in en and "by 3.5 points" in en and "Little Mouse" in en
+    assert "You won!" in en and "1¾ stones ahead" in en and "Little Mouse" in en
 
 
 def test_a_kid_without_games_gets_a_friendly_empty_page(app, world):
@@ -214,7 +214,8 @@ def test_a_handicap_capture_game_with_a_friend_exports_its_stones_goal_and_the_f
         final = game_of(db.session.get(PlayedGame, game_id))
     assert game.board_rows() == final.board_rows() and game.handicap == 2 and "HA[2]" in text and "AB[" in text
     assert game.info["PB"] == "Anna" and game.info["PW"] == "Ming" and "Smith" not in text
-    assert "GC[capture game: first to capture 1 stone wins]" in text and "first to capture 1" in game.info["C"]
+    assert "GC[capture game: first to capture 1 stone wins; White won with 1 stone captured]" in text
+    assert "first to capture 1" in game.info["C"] and game.info["RE"] == "W+" and "KM[" not in text
 
 
 def test_a_friend_named_by_an_address_is_no_name_in_the_record(app, world):

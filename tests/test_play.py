@@ -303,6 +303,10 @@ def test_a_capture_game_with_someone_at_home_ends_on_the_goal(app, kid, client):
     body = play_all(client, game_id, ["B1", "A1", "A2"])
     assert body["state"] == "finished" and body["winner"] == "black" and body["game_result"] == "B+C1"
     assert "明明" in body["banner"]["title"]
+    # the banner says how in words; the record's "B+C1" is no sentence for a kid or a parent
+    assert body["banner"]["reason"] == "明明先吃到了1个子。" and body["banner"]["result"] == ""
+    page = client.get(f"/play/{game_id}").get_data(as_text=True)
+    assert '<p class="banner-result" hidden>' in page and "B+C1" not in page
     assert [m["id"] for m in body["milestones"]] == ["milestone-capture-game"]  # no level beaten
 
 
@@ -378,6 +382,24 @@ def test_the_computer_s_pass_after_a_kid_s_move_asks_the_kid_to_pass_if_the_game
     body = play(client, game_id, "B5", len(SETTLED)).get_json()
     assert body["reply"] == "pass" and body["state"] == "playing"
     assert body["message"] == "电脑停了一手。如果你觉得棋下完了，你也停一手。"
+
+
+def test_a_kid_who_passes_while_the_computer_plays_on_is_told_the_game_goes_on(kid, client):
+    game_id = new_game(client, {**FRIEND_9, "who": "3"}, seed=7)
+    body = play(client, game_id, "pass", 0).get_json()
+    assert body["result"] == "ok" and body["reply"] not in (None, "pass") and body["state"] == "playing"
+    computer = body["players"]["white"]["name"]
+    assert body["message"] == f"你停了一手，可是{computer}还要接着下：棋还没下完呢。"
+    assert body["to_move"] == "black"  # the kid's turn again, after the computer's move
+
+
+def test_in_pass_and_play_the_next_player_hears_who_passed(kid, client):
+    game_id = new_game(client, FRIEND_9)
+    first = play(client, game_id, "pass", 0).get_json()
+    assert first["state"] == "playing" and first["message"] == "明明停了一手。如果棋下完了，你也停一手。"
+    client.post("/language", data={"lang": "en"})
+    second = play(client, game_id, "pass", 1).get_json()  # 妈妈 passes back: the game is over, nothing to say
+    assert second["state"] == "counting" and "passed" not in (second["message"] or "")
 
 
 def test_against_the_computer_the_kid_cannot_count_the_computer_s_live_stones_dead(app, kid, client):

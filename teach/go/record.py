@@ -183,7 +183,8 @@ def game_to_sgf(game: Game, comment: str | None = None) -> str:
     root.set("CA", "UTF-8")
     root.set("AP", "teach:0.1")
     root.set("SZ", str(size))
-    root.set("KM", _number(game.komi))
+    if not game.rules.capture_goal:  # komi means nothing when the first capture(s) win: SGF's default (none)
+        root.set("KM", _number(game.komi))
     if game.handicap:
         root.set("HA", str(game.handicap))
     root.set("RU", "Chinese")
@@ -229,10 +230,16 @@ def played_game_sgf(game: Game, *, black: str, white: str, result: str | None = 
     decides what a name is), the result (SGF's RE, e.g. ``B+3.5``, ``W+R``, ``0``), the day (DT, ``YYYY-MM-DD``)
     and a game name (GN). The capture game is not a rule SGF knows, so its goal is said in GC and in the root
     comment: a reader that ignores both still replays the same moves, and the record shows where the game
-    stopped."""
+    stopped. Its win by captures (the database's ``B+C3``) is written as SGF's "won for another reason", ``B+``,
+    and its komi, which counts for nothing, is left out."""
     saved = dict(game.info)
     try:
         game.info.update(PB=black, PW=white)
+        goal = game.rules.capture_goal
+        taken = result[3:] if goal and result and result[1:3].upper() == "+C" and result[3:].isdigit() else None
+        side = None
+        if taken is not None:  # "B+C3" is this product's own: SGF says a win for another reason as "B+"
+            side, result = ("Black" if result[0].upper() == "B" else "White"), result[:2]
         if result:
             game.info["RE"] = result
         if date:
@@ -240,9 +247,10 @@ def played_game_sgf(game: Game, *, black: str, white: str, result: str | None = 
         if name:
             game.info["GN"] = name
         comment = None
-        goal = game.rules.capture_goal
         if goal:
             comment = f"capture game: first to capture {goal} stone{'s' if goal != 1 else ''} wins"
+            if side:
+                comment += f"; {side} won with {taken} stone{'s' if taken != '1' else ''} captured"
             game.info["GC"] = comment
         text = game_to_sgf(game, comment=comment)
     finally:

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import sqlalchemy as sa
 from flask import Blueprint, Response, abort, g, jsonify, render_template, request, session, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 from sqlalchemy.orm import aliased
 
@@ -133,9 +134,13 @@ def outcome(row: PlayedGame, name: str | None = None) -> dict:
         except ValueError:
             points = None
         if points is not None:
-            # a Chinese referee counts stones (子, half a point each); an English one points
-            how = (("多" if key == "won" else "差") + f" {stones_text(points / 2)} 子" if g.lang == "zh"
-                   else f"by {margin} points")
+            # counted in stones (子, half a point each) in both languages, as the count screen and the lessons say
+            # it; the record (RE) keeps points
+            stones = points / 2
+            n = stones_text(stones)
+            many = 1 if stones <= 1 else 2
+            how = (ngettext("%(n)s stone ahead", "%(n)s stones ahead", many, n=n) if key == "won"
+                   else ngettext("%(n)s stone behind", "%(n)s stones behind", many, n=n))
     return {"key": key, "text": text, "how": how}
 
 

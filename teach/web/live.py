@@ -176,7 +176,8 @@ def _banner(row: LiveGame, game, you: str | None, players: dict) -> dict | None:
         counted = counting.count(game, row.dead or [])
         referee = counted.referee_zh() if g.lang == "zh" else counted.referee_en()
         reason = (reason + " " if reason else "") + _count_sentence(row.result or "")
-    return {"title": title, "mood": mood, "reason": reason, "referee": referee, "result": row.result,
+    return {"title": title, "mood": mood, "reason": reason, "referee": referee,
+            "result": row.result if row.kind == "full" else "",  # a capture game's reason says it all
             "glyph": "🎉" if mood == "win" else "🤝" if mood == "draw" else "💪"}
 
 

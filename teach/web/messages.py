@@ -124,6 +124,14 @@ def computer_passed_too() -> str:
     return _("The computer passed too: the game is over. Now we count: tap the dead stones, then press done.")
 
 
+def computer_plays_on(name: str) -> str:
+    return _("You passed, but %(name)s plays on: there is still something to play for.", name=name)
+
+
+def player_passed(name: str) -> str:
+    return _("%(name)s passed. If the game is finished, pass too.", name=name)
+
+
 def computer_disagrees(name: str) -> str:
     return _("%(name)s does not agree: those stones are alive. Think you can capture them? Keep playing!", name=name)
 

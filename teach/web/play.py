@@ -257,7 +257,9 @@ def _banner(row: PlayedGame, game) -> dict:
         reason = _count_sentence(row.result)
         counted = counting.count(game, row.dead or [])
         referee = counted.referee_zh() if g.lang == "zh" else counted.referee_en()
-    return {"title": title, "mood": mood, "reason": reason, "result": row.result, "referee": referee,
+    # the record (RE) is for grown-ups reading a counted or resigned game; a capture game's reason says it all
+    return {"title": title, "mood": mood, "reason": reason, "referee": referee,
+            "result": row.result if row.kind == "full" else "",
             "glyph": "🎉" if mood == "win" else "🤝" if mood == "draw" else "💪"}
 
 
@@ -417,6 +419,11 @@ def _store(row: PlayedGame, game, seen: int, moves: list[str], move: str | None,
         body["thinking"] = _turn_text(row, "white" if side == "black" else "black")
     if reply == "pass":  # after the kid's pass the computer's pass ends the game: counting starts, no pass is due
         body["message"] = messages.computer_passed_too() if row.state == "counting" else messages.computer_passed()
+    elif move == "pass" and row.state == "playing":
+        if reply is not None:  # the computer did not pass back: the game goes on, and the kid should know why
+            body["message"] = messages.computer_plays_on(_opponent(row)["name"])
+        elif not _computer_plays(row):  # pass and play: tell the one whose turn it is now that the other passed
+            body["message"] = messages.player_passed(_player(row, side)["name"])
     return jsonify(body)
 
 
