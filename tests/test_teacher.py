@@ -650,3 +650,19 @@ def test_an_uploaded_puzzle_with_no_winning_move_once_its_lines_are_read_to_the_
     status, page = proof_answer(demo, client, r, EN)
     assert status == "refused" and "no winning first move" in page, page
     assert _own_lesson_count(demo) == 0
+
+
+def test_the_kid_page_shows_times_on_the_classroom_s_clock(demo, client):
+    """Tries and the timeline are kept in UTC; the page says them as the classroom's clock (Asia/Shanghai by
+    default) does, like its days of practice: a try at 17:30 UTC on 1 December was made at 01:30 on 2 December."""
+    from datetime import datetime
+
+    teacher_login(client)
+    class_id, lily = demo_class(demo), kid_id(demo, "Lily")
+    with demo.app_context():
+        db.session.add(Attempt(kid_id=lily, lesson_id="web-first", step=1, first_move="E4", result="solved",
+                               moves=[{"move": "E4", "verdict": "correct"}],
+                               started_at=datetime(2026, 12, 1, 17, 30)))
+        db.session.commit()
+    page = client.get(f"/teach/classes/{class_id}/kids/{lily}", headers=EN).get_data(as_text=True)
+    assert "12-02 01:30" in page and "12-01 17:30" not in page

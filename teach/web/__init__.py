@@ -201,6 +201,9 @@ def register_extensions(app: Flask) -> None:
     from teach.web.pictures import glyph, number_dots, spoken
 
     app.jinja_env.globals.update(glyph=glyph, spoken=spoken, number_dots=number_dots)
+    from teach.web.daily import local
+
+    app.jinja_env.filters["local"] = local
 
 
 def register_blueprints(app: Flask) -> None:

@@ -32,6 +32,16 @@ def classroom_zone():
         return ZoneInfo(DEFAULT_TIMEZONE)
 
 
+def local(t: datetime | None) -> datetime | None:
+    """A time the database keeps (naive UTC) as the classroom's clock shows it: the ``local`` template filter, so
+    every time and day on a page is the classroom's, as the days of the daily goal and the charts are."""
+    if t is None:
+        return None
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=timezone.utc)
+    return t.astimezone(classroom_zone())
+
+
 def today(now: datetime | None = None) -> date:
     now = now or datetime.now(timezone.utc)
     return now.astimezone(classroom_zone()).date()

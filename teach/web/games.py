@@ -30,6 +30,7 @@ from teach.web import errors, reviews
 from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.characters import character
+from teach.web.daily import local
 from teach.web.extensions import db
 from teach.web.moves import json_body, judge_move
 from teach.web.played import BrokenRecord, new_game, rules_of
@@ -145,7 +146,7 @@ def outcome(row: PlayedGame, name: str | None = None) -> dict:
 
 
 def _day(row: PlayedGame) -> str:
-    return (row.finished_at or row.created_at).strftime("%Y-%m-%d")
+    return local(row.finished_at or row.created_at).strftime("%Y-%m-%d")  # the classroom's day
 
 
 def summary(row: PlayedGame, open_counts: dict[int, int] | None = None, name: str | None = None) -> dict:

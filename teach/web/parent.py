@@ -227,12 +227,12 @@ def week(kid_id: int):
     due = [a for a in classroom.assignments_for(kid) if a.is_practice or (
         a.lesson_id in cat.lessons and grid.get(kid.id, a.lesson_id).finished is None)]
     s["next"] = _practise_next(kid, grid, cat)
-    return render_template("parent/week.html", kid=kid, s=s, since=since.date(), until=now.date(),
+    return render_template("parent/week.html", kid=kid, s=s, since=daily.local(since).date(), until=daily.local(now).date(),
                            finished=finished, new_stickers=new_stickers, minutes=timing.minutes(seconds),
                            game_minutes=timing.minutes(game_seconds),
                            tries=puzzles, solved=weeks.last_weeks(kid.id, 1, now)[0].solved, assignments=due,
                            catalog=cat, practice_names=drill_names(g.lang),
-                           weak=classroom.weak_topics(kid, cat)[:3], today=now.date())
+                           weak=classroom.weak_topics(kid, cat)[:3], today=daily.local(now).date())
 
 
 @bp.get("/kids/<int:kid_id>/export")
