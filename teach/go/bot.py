@@ -98,7 +98,7 @@ _STYLES = {
               read_nodes=200, safety_checks=4, safety_nodes=150, playout_moves=6, search=80,
               playout_weight=40.0),
     6: _Style(sample=0, miss_capture=0.0, miss_atari=0.0, miss_self_atari=0.0, noise=0.1,
-              read_nodes=300, safety_checks=6, safety_nodes=150, playout_moves=12, search=200,
+              read_nodes=300, safety_checks=6, safety_nodes=150, playout_moves=12, search=400,
               playout_weight=60.0),
 }
 
