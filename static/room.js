@@ -340,7 +340,7 @@
             if (svg) S.setRows(svg, gm.rows, gm.last, true);
             card.className = "live-card state-" + gm.state;
             card.querySelector(".live-state-words").textContent = gm.state_words;
-            card.querySelector(".live-result").textContent = gm.result || "";
+            card.querySelector(".live-result").textContent = gm.result_words || "";
             var reviews = card.querySelector(".live-reviews");
             if (reviews.children.length !== Object.keys(gm.reviews).length) {
               reviews.textContent = "";

@@ -129,7 +129,8 @@ def test_two_children_play_a_capture_game_in_two_browsers_and_the_teacher_watche
         shot(black, f"game-won-{device}-{lang}")
         shot(white, f"game-lost-{device}-{lang}")
         card = teacher.locator(f".live-card[data-game='{game.id}']")
-        card.locator(".live-result", has_text="B+C1").wait_for(timeout=8000)
+        won = {"zh": "赢了 · 吃了1个子", "en": "won · 1 captured"}[lang]  # in words: "C1" would read like a point
+        card.locator(".live-result", has_text=won).wait_for(timeout=8000)
         card.locator(".review-link").first.wait_for(timeout=8000)
         assert card.locator("g.pt[data-point=B7]").get_attribute("class").split()[1] == "black"
         shot(teacher, f"teacher-live-{lang}")

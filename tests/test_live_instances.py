@@ -249,9 +249,11 @@ def test_a_whole_game_between_two_children_on_two_instances(demo, instances):
 
         row = db.session.get(LiveGame, game_id)
         assert row.moves == moves[:len(row.moves)] and row.ply == len(row.moves)
+        winner = "明明" if row.black_id == ming_id else "Lily"  # Black won
         assert {p.kid_id for p in db.session.scalars(sa.select(PlayedGame))} == {ming_id, lily_id}
     status, cards = teacher.json("GET", f"/room/class/{gid}/live.json")
     assert status == 200 and cards["games"][0]["result"] == "B+C3"
+    assert cards["games"][0]["result_words"] == f"{winner} 赢了 · 吃了3个子"
 
 
 def _held(device: Device, game_id: int, seconds: int, out: dict) -> threading.Thread:

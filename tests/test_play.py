@@ -177,6 +177,7 @@ def test_a_kid_wins_the_capture_game_against_the_mouse_and_gets_the_stickers_onc
             wins.append(body["milestones"])
             page = client.get(f"/play/{game_id}").get_data(as_text=True)
             assert "你赢了" in page
+            assert body["banner"]["reason"] == f"你先吃到了{caught}个子。"  # "you", as the title says, not the name
         if len(wins) == 2:
             break
     assert wins, "a beginner's plan beats the weakest level in one of five games"

@@ -248,9 +248,13 @@ def _banner(row: PlayedGame, game) -> dict:
         reason = _("%(name)s resigned.", name=_player(row, loser)["name"])
     elif row.kind == "capture" and winner is not None:
         n = game.captures[winner]
-        reason = ngettext("%(name)s captured %(num)d stone first.", "%(name)s captured %(num)d stones first.", n,
-                          name=_player(row, winner)["name"]) \
-            if game.end_reason == "captures" else _("Both passed: more captures wins.")
+        if game.end_reason != "captures":
+            reason = _("Both passed: more captures wins.")
+        elif _computer_plays(row) and winner == kid:  # against the computer the kid is "you", as in the title
+            reason = ngettext("You captured %(num)d stone first.", "You captured %(num)d stones first.", n)
+        else:
+            reason = ngettext("%(name)s captured %(num)d stone first.", "%(name)s captured %(num)d stones first.",
+                              n, name=_player(row, winner)["name"])
     referee = ""
     if row.kind == "full" and row.result and not row.result.endswith("+R"):
 

@@ -332,8 +332,25 @@ def _live_card(row: LiveGame, kids: dict | None = None) -> dict:
             reviews[color] = url_for("games.review", game_id=record)
     return {"id": row.id, "url": url_for("live.page", game_id=row.id), "state": row.state,
             "state_words": _state_words(row), "rows": rows, "last": live._last(row), "to_move": to_move,
-            "names": names, "result": row.result, "game": game_words(row.kind, row.size, row.capture_goal),
-            "reviews": reviews, "ply": row.ply, "version": row.version}
+            "names": names, "result": row.result, "result_words": _result_words(row, names),
+            "game": game_words(row.kind, row.size, row.capture_goal), "reviews": reviews, "ply": row.ply,
+            "version": row.version}
+
+
+def _result_words(row: LiveGame, names: dict) -> str:
+    """A finished game's result as the teacher reads it on the card: who won and how ("Lily won · 3 captured",
+    "Ming won · B+3.5"). The record's ``B+C3`` is this product's own spelling, and C3 reads like a point."""
+    if row.state != "finished":
+        return ""
+    if row.winner not in ("black", "white"):
+        return _("a draw")
+    won = _("%(name)s won", name=names.get(row.winner) or (_("Black") if row.winner == "black" else _("White")))
+    margin = (row.result or "").partition("+")[2]
+    if margin.upper() == "R":
+        return f"{won} · {_('by resignation')}"
+    if margin[:1].upper() == "C" and margin[1:].isdigit():
+        return f"{won} · " + ngettext("%(num)d captured", "%(num)d captured", int(margin[1:]))
+    return f"{won} · {row.result}" if margin else won
 
 
 def _state_words(row: LiveGame) -> str:
