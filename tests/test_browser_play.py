@@ -125,6 +125,9 @@ def test_a_whole_game_ends_with_two_passes_and_is_counted_by_tapping(server, bro
         if i == 0:  # White's turn now: the board says so with Mum's name
             assert "妈妈" in page.locator("#turn-text").inner_text()
             assert "now" in page.locator(".player.white").get_attribute("class")
+    # Mum passed last: the one whose turn it is now hears it, and what a pass back would do
+    assert page.locator("#feedback").inner_text() == {"zh": "妈妈停了一手。如果棋下完了，你也停一手。",
+                                                      "en": "妈妈 passed. If the game is finished, pass too."}[lang]
     shot(page, f"full-{device}-{lang}")
     tap(page, device, "#pass")  # the second pass in a row: the count screen
     page.wait_for_selector("#count-panel")
