@@ -924,3 +924,24 @@ def test_what_changed_is_left_to_flask_for_a_watcher_a_reconnect_and_a_session_t
     assert black.post(f"/live/{game_id}/react", json={"reaction": "thumbs"}).status_code == 200
     answer, flask_saw = _asked(app, white, f"/live/{game_id}/state?ply=0", tag)
     assert flask_saw and answer.status_code == 401  # Flask: the session is no longer good
+
+
+@pytest.mark.parametrize("result, winner, lang, words", [
+    ("B+C3", "black", "en", "Ming won · 3 captured"),
+    ("W+R", "white", "zh", "Lily 赢了 · 对方认输"),
+    ("B+3.5", "black", "en", "Ming won · 1¾ stones ahead"),
+    ("W+1", "white", "zh", "Lily 赢了 · 多 ½ 子"),
+    ("0", None, "en", "a draw"),
+])
+def test_a_live_card_says_the_result_in_words_as_the_kids_pages_do(app, result, winner, lang, words):
+    """The record's B+C3 is this product's own spelling (C3 reads like a point), and a counted margin is said in
+    stones, as the count screen says it."""
+    from teach.web.room import _result_words
+
+    row = LiveGame(kind="capture" if "C" in result else "full", size=9, state="finished", result=result,
+                   winner=winner)
+    with app.test_request_context(headers={"Accept-Language": "zh-CN" if lang == "zh" else "en"}):
+        app.preprocess_request()
+        assert _result_words(row, {"black": "Ming", "white": "Lily"}) == words
+        row.state = "playing"
+        assert _result_words(row, {"black": "Ming", "white": "Lily"}) == ""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import random
 from datetime import timedelta
+from fractions import Fraction
 
 import sqlalchemy as sa
 from flask import Blueprint, abort, flash, g, jsonify, make_response, redirect, render_template, request, url_for
@@ -20,6 +21,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user
 
+from teach.go.scoring import stones_text
 from teach.lessons.practice import PracticeKey
 from teach.models import (Attempt, Group, LessonProgress, LiveGame, LiveInvitation, LiveRound, Membership,
                           PlayedGame, PlayRoom, RankPlacement, RoomPresence, User, utcnow)
@@ -339,7 +341,7 @@ def _live_card(row: LiveGame, kids: dict | None = None) -> dict:
 
 def _result_words(row: LiveGame, names: dict) -> str:
     """A finished game's result as the teacher reads it on the card: who won and how ("Lily won · 3 captured",
-    "Ming won · B+3.5"). The record's ``B+C3`` is this product's own spelling, and C3 reads like a point."""
+    "Ming won · 1¾ stones ahead"). The record's ``B+C3`` is this product's own spelling, and C3 reads like a point."""
     if row.state != "finished":
         return ""
     if row.winner not in ("black", "white"):
@@ -350,7 +352,12 @@ def _result_words(row: LiveGame, names: dict) -> str:
         return f"{won} · {_('by resignation')}"
     if margin[:1].upper() == "C" and margin[1:].isdigit():
         return f"{won} · " + ngettext("%(num)d captured", "%(num)d captured", int(margin[1:]))
-    return f"{won} · {row.result}" if margin else won
+    try:
+        stones = Fraction(margin) / 2  # counted: in stones, as the kids' pages and the count screen say it
+    except (ValueError, ZeroDivisionError):
+        return f"{won} · {row.result}" if margin else won
+    n = stones_text(stones)
+    return f"{won} · " + ngettext("%(n)s stone ahead", "%(n)s stones ahead", 1 if stones <= 1 else 2, n=n)
 
 
 def _state_words(row: LiveGame) -> str:
