@@ -311,7 +311,7 @@ def test_the_report_reads_every_row_the_json_export_holds_in_words(demo, client)
     assert "capture game" in body and "the computer" in body and "B+C1" in body and "a capture not taken" in body
     assert page.count('<svg class="chart') == 3
     zh = client.get(f"/family/kids/{ming}/report", headers=ZH).get_data(as_text=True)
-    assert "我们保存的明明的全部数据" in zh and "抓住小老鼠" in zh and "吃子棋" in zh and "做错了" in zh
+    assert "我们保存的明明的全部数据" in zh and "抓住小老鼠" in zh and "吃子游戏" in zh and "做错了" in zh
     other = demo.test_client()
     signup_parent(other, "other@example.com")
     assert other.get(f"/family/kids/{ming}/report").status_code == 404

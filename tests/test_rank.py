@@ -85,7 +85,7 @@ def test_the_daily_goal_and_the_streak_advance(demo):
     solved_at(demo, kid, datetime.now(timezone.utc).replace(tzinfo=None), 1, key="practice:capture:1:3")
     box = goal_box(client)
     assert (box["puzzles"], box["streak"], box["met"]) == (3, 1, True)
-    assert "Today’s goal: done!" in box["page"] and "1 days in a row" in box["page"]
+    assert "Today’s goal: done!" in box["page"] and "1 day in a row" in box["page"] and "1 days" not in box["page"]
     # two more days before, with a gap before them: the streak counts back to the gap
     now = datetime.now(timezone.utc).replace(tzinfo=None)
     solved_at(demo, kid, now - timedelta(days=1), 3)
@@ -217,7 +217,7 @@ def test_the_parent_sees_the_rank_and_the_streak(demo):
     parent = demo.test_client()
     adult_login(parent, "parent@example.com", "little-mouse-42")
     page = parent.get(f"/family/kids/{kid}", headers=EN).get_data(as_text=True)
-    assert "Rank: 24 kyu (17 points, 8 to the next) · 🔥 1 days in a row" in page
+    assert "Rank: 24 kyu (17 points, 8 to the next) · 🔥 1 day in a row" in page
     zh = parent.get(f"/family/kids/{kid}", headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
     assert "级位：24级" in zh
 

@@ -98,7 +98,7 @@ def opponent(row: PlayedGame) -> dict:
 def kind_words(row: PlayedGame) -> str:
     if row.kind == "capture":
         return _("Capture %(n)d", n=row.capture_goal or 1)
-    return _("Full game %(n)dx%(n)d", n=row.size)
+    return _("Whole game %(n)d×%(n)d", n=row.size)  # the same words as the start page and the game
 
 
 def _winner(row: PlayedGame) -> str | None:
