@@ -159,6 +159,7 @@
     document.getElementById("banner-reason").textContent = b.reason;
     document.getElementById("banner-result").textContent = b.result || "";
     document.getElementById("banner-result").parentNode.hidden = !b.result;
+    document.getElementById("banner-result-words").textContent = b.result_words || "";
     document.getElementById("banner-referee").textContent = b.referee || "";
     if (data.milestones && data.milestones.length) {
       var won = document.getElementById("stickers-won");
@@ -230,6 +231,7 @@
       wrap.innerHTML = data.board;
       window.TeachStones.fit(board());  // the new board, drawn edge to edge like the first
       document.getElementById("points").textContent = data.points;
+      document.getElementById("points-words").textContent = data.points_words || "";
       document.getElementById("referee").textContent = data.referee;
       document.getElementById("kid-line").textContent = data.kid_line;
       say("");

@@ -192,6 +192,7 @@
       hide("count-panel", !(state === "counting" || state === "disputed"));
       if (d.points !== undefined) {
         document.getElementById("points").textContent = d.points;
+        document.getElementById("points-words").textContent = d.points_words || "";
         document.getElementById("referee").textContent = d.referee;
         document.getElementById("kid-line").textContent = d.kid_line;
         document.getElementById("agreed").textContent = (d.agreed && d.agreed.length) ?
@@ -217,6 +218,7 @@
         document.getElementById("banner-reason").textContent = b.reason;
         document.getElementById("banner-result").textContent = b.result || "";
         document.getElementById("banner-result").parentNode.hidden = !b.result;
+        document.getElementById("banner-result-words").textContent = b.result_words || "";
         document.getElementById("banner-referee").textContent = b.referee || "";
         if (d.review) { var link = document.getElementById("review-link"); link.href = d.review; link.hidden = false; }
         if (d.milestones && d.milestones.length) {

@@ -35,7 +35,7 @@ from teach.web.board import render_board
 from teach.web.extensions import db
 from teach.web.moves import json_body, refused
 from teach.web.pictures import glyph
-from teach.web.play import KOMI, _count_sentence, _count_view, _move_name, _tapped, _valid_ply
+from teach.web.play import KOMI, _count_sentence, _count_view, _move_name, _tapped, _valid_ply, score_words
 from teach.web.played import BrokenRecord, game_of
 from teach.web.security import ID_MAX
 
@@ -178,6 +178,7 @@ def _banner(row: LiveGame, game, you: str | None, players: dict) -> dict | None:
         reason = (reason + " " if reason else "") + _count_sentence(row.result or "")
     return {"title": title, "mood": mood, "reason": reason, "referee": referee,
             "result": row.result if row.kind == "full" else "",  # a capture game's reason says it all
+            "result_words": score_words(row.result),
             "glyph": "🎉" if mood == "win" else "🤝" if mood == "draw" else "💪"}
 
 
@@ -214,8 +215,8 @@ def state_of(row: LiveGame, game, you: str | None) -> dict:
     }
     if row.state in ("counting", "disputed"):
         view = _count_view(row, game, list(row.dead or []))
-        body.update(count_board=str(view["board"]), points=view["points"], referee=view["referee"],
-                    kid_line=view["kid_line"])
+        body.update(count_board=str(view["board"]), points=view["points"], points_words=view["points_words"],
+                    referee=view["referee"], kid_line=view["kid_line"])
     if row.state == "adjourned":
         body["notice"] = _("This game is resting. Tap “play on” when you are both here.")
     if row.state == "disputed":

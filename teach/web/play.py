@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from fractions import Fraction
 
 import sqlalchemy as sa
 from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, url_for
@@ -263,8 +264,22 @@ def _banner(row: PlayedGame, game) -> dict:
         referee = counted.referee_zh() if g.lang == "zh" else counted.referee_en()
     # the record (RE) is for grown-ups reading a counted or resigned game; a capture game's reason says it all
     return {"title": title, "mood": mood, "reason": reason, "referee": referee,
-            "result": row.result if row.kind == "full" else "",
+            "result": row.result if row.kind == "full" else "", "result_words": score_words(row.result),
             "glyph": "🎉" if mood == "win" else "🤝" if mood == "draw" else "💪"}
+
+
+def score_words(result: str | None) -> str:
+    """What a counted record means, beside it: "W+7.5" is "(7.5 points = 3¾ stones)", so the record's points and
+    the referee's stones are seen to be one margin. Empty for a result that is no count (B+R, B+C3, 0)."""
+    margin = (result or "").partition("+")[2]
+    try:
+        points = Fraction(margin)
+    except (ValueError, ZeroDivisionError):
+        return ""
+    if points <= 0:
+        return ""
+    shown = str(int(points)) if points.denominator == 1 else str(float(points))
+    return _("(%(points)s points = %(stones)s stones)", points=shown, stones=stones_text(points / 2))
 
 
 def _count_sentence(result: str) -> str:
@@ -273,7 +288,6 @@ def _count_sentence(result: str) -> str:
         return _("Exactly even: a draw!")
     color, _plus, points = result.partition("+")
     try:
-        from fractions import Fraction
         stones = Fraction(points) / 2
     except (ValueError, ZeroDivisionError):
         return ""
@@ -483,7 +497,7 @@ def _count_view(row: PlayedGame, game, dead: list[str]) -> dict:
     board = render_board(game.board_rows(), lang=g.lang, playable=True, marks=marks, point_classes=classes,
                          coordinates=step_settings(None)["coordinates"])
     score = result.score
-    return {"board": board, "dead": list(dead), "points": str(score),
+    return {"board": board, "dead": list(dead), "points": str(score), "points_words": score_words(str(score)),
             "referee": result.referee_zh() if g.lang == "zh" else result.referee_en(),
             "kid_line": _count_sentence(str(score)), "winner": score.winner}
 
@@ -526,7 +540,8 @@ def count(game_id: int):
     db.session.commit()
     view = _count_view(row, game, dead)
     return jsonify(result="ok", message="", ply=row.ply, state="counting", dead=dead, board=str(view["board"]),
-                   points=view["points"], referee=view["referee"], kid_line=view["kid_line"])
+                   points=view["points"], points_words=view["points_words"], referee=view["referee"],
+                   kid_line=view["kid_line"])
 
 
 def _computer_agrees(row: PlayedGame, game, dead: list[str]) -> bool:
