@@ -314,6 +314,9 @@ def test_the_weekly_summary_shows_only_the_last_seven_days(demo, client):
     assert "Police badge" in week_stickers and "Little star" not in week_stickers
     assert 'data-minutes="3" data-tries="2"' in page
     assert "Practice: Net, level 2" in page
+    first, last = (date.fromisoformat(d) for d in re.search(
+        r'class="week-dates">(\S+) – (\S+)<', page).groups())
+    assert (last - first).days == 6  # seven days with today, the days the minutes are counted over
     zh = client.get(f"/family/kids/{ming}/week", headers={"Accept-Language": "zh"}).get_data(as_text=True)
     assert "本周完成的课" in zh and "抓住小老鼠" in zh
     other = demo.test_client()

@@ -213,7 +213,9 @@ def week(kid_id: int):
     cat = content.catalog()
     grid = classroom.progress_grid([kid.id])
     now = utcnow()
-    since = now - timedelta(days=7)
+    today = timing.today()
+    first = today - timedelta(days=6)  # seven days with today, the days the minutes below are counted over
+    since = timing.day_start_utc(first)
     s = _summary(kid, grid, cat)
     finished = sorted(((l, grid.get(kid.id, l.id)) for l in s["week"]), key=lambda x: x[1].finished)
     new_stickers = [milestones.sticker_for(a.sticker_id, cat) for a in db.session.scalars(
@@ -221,18 +223,17 @@ def week(kid_id: int):
         .order_by(StickerAward.awarded_at))]
     puzzles = db.session.scalar(sa.select(sa.func.count()).where(Attempt.kid_id == kid.id,
                                                                  Attempt.started_at >= since))
-    today = timing.today()
     seconds = grid.time.week(kid.id, today)  # the teacher's figure, over the last seven days, games included
     game_seconds = grid.time.games_days(kid.id, today - timedelta(days=6), today)
     due = [a for a in classroom.assignments_for(kid) if a.is_practice or (
         a.lesson_id in cat.lessons and grid.get(kid.id, a.lesson_id).finished is None)]
     s["next"] = _practise_next(kid, grid, cat)
-    return render_template("parent/week.html", kid=kid, s=s, since=daily.local(since).date(), until=daily.local(now).date(),
+    return render_template("parent/week.html", kid=kid, s=s, since=first, until=today,
                            finished=finished, new_stickers=new_stickers, minutes=timing.minutes(seconds),
                            game_minutes=timing.minutes(game_seconds),
                            tries=puzzles, solved=weeks.last_weeks(kid.id, 1, now)[0].solved, assignments=due,
                            catalog=cat, practice_names=drill_names(g.lang),
-                           weak=classroom.weak_topics(kid, cat)[:3], today=daily.local(now).date())
+                           weak=classroom.weak_topics(kid, cat)[:3], today=today)
 
 
 @bp.get("/kids/<int:kid_id>/export")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 
 import sqlalchemy as sa
 from flask import current_app
@@ -115,6 +115,11 @@ class TimeOnTask:
 def today() -> date:
     """Today in the class's time zone (the days time on task is counted in)."""
     return (utcnow() + timedelta(hours=_utc_offset())).date()
+
+
+def day_start_utc(day: date) -> datetime:
+    """Midnight at the start of ``day`` in the class's time zone, as the naive UTC time the database keeps."""
+    return datetime.combine(day, time(0)) - timedelta(hours=_utc_offset())
 
 
 def time_on_task(kid_ids, since: datetime | None = None) -> TimeOnTask:
