@@ -609,3 +609,18 @@ def test_the_teacher_s_recent_tries_name_a_retried_missed_capture_without_a_brok
     signed_in(app, world["kid"]).post(f"/games/missed/{world['missed']}/move", json={"move": "H1"})
     text = page(signed_in(app, world["teacher"]).get(f"/teach/classes/{world['class']}/kids/{world['kid_id']}"))
     assert "对局里漏掉的吃子" in text and "/attempts/" not in text
+
+
+def test_the_replay_and_the_review_lead_back_to_where_each_viewer_came_from(app, world):
+    """The kid goes back to their games, a parent to the kid's page, the teacher to the kid's page in the class:
+    never a dead end with only the header left."""
+    with app.app_context():
+        class_id = db.session.scalar(sa.select(Group.id).where(Group.name == "Mice"))
+    kid_id = world["kid_id"]
+    expected = {"kid": ('href="/games/"', "My games"), "parent": (f'href="/family/kids/{kid_id}"', "Ming Li"),
+                "teacher": (f'href="/teach/classes/{class_id}/kids/{kid_id}"', "Ming Li")}
+    for who, (href, text) in expected.items():
+        client = signed_in(app, world[who], "en")
+        for path in (f"/games/{world['game']}", f"/games/{world['game']}/review"):
+            back = page(client.get(path)).split('<p class="back">')[1].split("</p>")[0]
+            assert href in back and f"← {text}" in back, (who, path, back)

@@ -945,3 +945,12 @@ def test_a_live_card_says_the_result_in_words_as_the_kids_pages_do(app, result, 
         assert _result_words(row, {"black": "Ming", "white": "Lily"}) == words
         row.state = "playing"
         assert _result_words(row, {"black": "Ming", "white": "Lily"}) == ""
+
+
+def test_a_teacher_watching_a_game_has_a_way_back_to_the_class_s_live_games(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    page = teacher_client(app).get(f"/live/{game_id}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert f'<p class="back"><a href="/room/class/{gid}/live">← Live games</a></p>' in page
+    black, _white = players(app, game_id, ming, lily)
+    assert '<p class="back">' not in black.get(f"/live/{game_id}").get_data(as_text=True)  # a child plays on

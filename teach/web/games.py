@@ -61,6 +61,28 @@ def may_see(kid_id: int) -> bool:
     return db.session.scalar(q) is not None
 
 
+def back_link(kid: User | None) -> dict | None:
+    """Where the replay and the review lead back to, for whoever is looking: the kid's games, the parent's page of
+    the kid, or the kid's page in the teacher's class (the same query as ``may_see``)."""
+    user = current_user
+    if kid is None:
+        return None
+    if user.id == kid.id:
+        return {"url": url_for("games.mine"), "text": _("My games")}
+    if user.role == "teacher":
+        teacher, member = aliased(Membership), aliased(Membership)
+        class_id = db.session.scalar(
+            sa.select(Group.id).join(teacher, teacher.group_id == Group.id).join(member, member.group_id == Group.id)
+            .where(Group.kind == "class", teacher.user_id == user.id, teacher.role == "teacher",
+                   member.user_id == kid.id, member.role == "kid").order_by(Group.id).limit(1))
+        if class_id is None:
+            return None
+        return {"url": url_for("teacher.kid_detail", class_id=class_id, kid_id=kid.id), "text": kid.name}
+    if user.role == "parent":
+        return {"url": url_for("parent.kid_page", kid_id=kid.id), "text": kid.name}
+    return None
+
+
 def _game_or_404(game_id: int) -> PlayedGame:
     row = db.session.get(PlayedGame, game_id)
     if row is None or not may_see(row.kid_id):
@@ -230,7 +252,7 @@ def replay(game_id: int):
     kid = db.session.get(User, row.kid_id)
     return render_template("games/replay.html", game=_summary_for_viewer(row, kid), board=board, frames=shots, at=at,
                            players=_player_names(row, kid), words=_replay_words(),
-                           mine=current_user.id == row.kid_id)
+                           mine=current_user.id == row.kid_id, back=back_link(kid))
 
 
 def _summary_for_viewer(row: PlayedGame, kid: User | None) -> dict:
@@ -386,7 +408,7 @@ def review(game_id: int):
     kid = db.session.get(User, row.kid_id)
     return render_template("games/review.html", game=_summary_for_viewer(row, kid), kid=kid, state=state,
                            found=found, puzzle=puzzle, board=board, boards=boards, kid_view=kid_view, prompt=prompt,
-                           kind_label=kind_label, others=others)
+                           kind_label=kind_label, others=others, back=back_link(kid))
 
 
 @bp.get("/<int:game_id>/review/status")

@@ -285,9 +285,12 @@ def page(game_id: int):
     urls = {what: url_for(f"live.{what}", game_id=row.id)
             for what in ("state", "move", "resign", "draw", "react", "count", "agree", "dispute", "resume",
                          "settle")}
+    teacher = _teacher_of(row)
     return render_template("room/game.html", row=row, state=state, board=board, you=you, urls=urls,
-                           reactions=reaction_words(), teacher=_teacher_of(row),
-                           room_url=url_for("room.home") if you else None)
+                           reactions=reaction_words(), teacher=teacher,
+                           room_url=url_for("room.home") if you else None,
+                           # a teacher watching goes back to the class's live games, not to a dead end
+                           live_url=url_for("room.live_view", class_id=row.group_id) if teacher else None)
 
 
 def _database_version(game_id: int) -> int | None:
