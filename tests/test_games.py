@@ -624,3 +624,10 @@ def test_the_replay_and_the_review_lead_back_to_where_each_viewer_came_from(app,
         for path in (f"/games/{world['game']}", f"/games/{world['game']}/review"):
             back = page(client.get(path)).split('<p class="back">')[1].split("</p>")[0]
             assert href in back and f"← {text}" in back, (who, path, back)
+
+
+
+def test_a_retry_puzzle_has_one_read_aloud_button_by_its_words_not_one_floating_over_the_board(app, world):
+    text = page(signed_in(app, world["kid"]).get(f"/games/{world['game']}/review"))
+    assert 'id="read-aloud"' in text and 'id="page-read"' not in text
+    assert 'id="page-read"' in page(signed_in(app, world["kid"]).get("/games/"))  # elsewhere it floats as before
