@@ -398,7 +398,7 @@ def test_games_count_in_time_on_task_for_the_teacher_and_the_parent_alike(demo, 
     assert re.search(rf'data-kid="{mingming}".*?data-game-minutes="(\d+)"', page, re.S).group(1) == "25"
     kid_page = client.get(f"/teach/classes/{class_id}/kids/{mingming}", headers=ZH).get_data(as_text=True)
     assert 'data-week-minutes="25"' in kid_page
-    assert 'data-lesson="@games" data-minutes="25">♟️ 对局' in kid_page
+    assert 'data-lesson="@games" data-minutes="25">♟️ 对局 · 25分钟</li>' in kid_page  # minutes in words, no ′
     parent = demo.test_client()
     parent.post("/login", data={"email": "parent@example.com", "password": "little-mouse-42"})
     week_page = parent.get(f"/family/kids/{mingming}/week", headers=ZH).get_data(as_text=True)
