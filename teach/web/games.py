@@ -51,30 +51,31 @@ def may_see(kid_id: int) -> bool:
     if user.role == "kid":
         return user.id == kid_id
     if user.role == "teacher":
-        teacher, kid = aliased(Membership), aliased(Membership)
-        q = (sa.select(Group.id).join(teacher, teacher.group_id == Group.id).join(kid, kid.group_id == Group.id)
-             .where(Group.kind == "class", teacher.user_id == user.id, teacher.role == "teacher",
-                    kid.user_id == kid_id, kid.role == "kid").limit(1))
-    else:
-        q = sa.select(ParentLink.id).where(ParentLink.parent_id == user.id, ParentLink.kid_id == kid_id,
-                                           ParentLink.status == "approved").limit(1)
+        return _class_taught_with(kid_id) is not None
+    q = sa.select(ParentLink.id).where(ParentLink.parent_id == user.id, ParentLink.kid_id == kid_id,
+                                       ParentLink.status == "approved").limit(1)
     return db.session.scalar(q) is not None
+
+
+def _class_taught_with(kid_id: int) -> int | None:
+    """The first class the signed-in teacher teaches that the kid is in (None: none)."""
+    teacher, kid = aliased(Membership), aliased(Membership)
+    return db.session.scalar(
+        sa.select(Group.id).join(teacher, teacher.group_id == Group.id).join(kid, kid.group_id == Group.id)
+        .where(Group.kind == "class", teacher.user_id == current_user.id, teacher.role == "teacher",
+               kid.user_id == kid_id, kid.role == "kid").order_by(Group.id).limit(1))
 
 
 def back_link(kid: User | None) -> dict | None:
     """Where the replay and the review lead back to, for whoever is looking: the kid's games, the parent's page of
-    the kid, or the kid's page in the teacher's class (the same query as ``may_see``)."""
+    the kid, or the kid's page in the teacher's class."""
     user = current_user
     if kid is None:
         return None
     if user.id == kid.id:
         return {"url": url_for("games.mine"), "text": _("My games")}
     if user.role == "teacher":
-        teacher, member = aliased(Membership), aliased(Membership)
-        class_id = db.session.scalar(
-            sa.select(Group.id).join(teacher, teacher.group_id == Group.id).join(member, member.group_id == Group.id)
-            .where(Group.kind == "class", teacher.user_id == user.id, teacher.role == "teacher",
-                   member.user_id == kid.id, member.role == "kid").order_by(Group.id).limit(1))
+        class_id = _class_taught_with(kid.id)
         if class_id is None:
             return None
         return {"url": url_for("teacher.kid_detail", class_id=class_id, kid_id=kid.id), "text": kid.name}
@@ -157,14 +158,18 @@ def outcome(row: PlayedGame, name: str | None = None) -> dict:
         except ValueError:
             points = None
         if points is not None:
-            # counted in stones (子, half a point each) in both languages, as the count screen and the lessons say
-            # it; the record (RE) keeps points
-            stones = points / 2
-            n = stones_text(stones)
-            many = 1 if stones <= 1 else 2
-            how = (ngettext("%(n)s stone ahead", "%(n)s stones ahead", many, n=n) if key == "won"
-                   else ngettext("%(n)s stone behind", "%(n)s stones behind", many, n=n))
+            how = margin_words(points, ahead=key == "won")
     return {"key": key, "text": text, "how": how}
+
+
+def margin_words(points: Fraction, ahead: bool = True) -> str:
+    """A counted margin (in points, as the record keeps it) in stones (子, half a point each), in both languages,
+    as the count screen and the lessons say it: "1¾ stones ahead" / "多 1¾ 子", or behind / "差"."""
+    stones = points / 2
+    n, many = stones_text(stones), 1 if stones <= 1 else 2
+    if ahead:
+        return ngettext("%(n)s stone ahead", "%(n)s stones ahead", many, n=n)
+    return ngettext("%(n)s stone behind", "%(n)s stones behind", many, n=n)
 
 
 def _day(row: PlayedGame) -> str:

@@ -21,7 +21,6 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user
 
-from teach.go.scoring import stones_text
 from teach.lessons.practice import PracticeKey
 from teach.models import (Attempt, Group, LessonProgress, LiveGame, LiveInvitation, LiveRound, Membership,
                           PlayedGame, PlayRoom, RankPlacement, RoomPresence, User, utcnow)
@@ -353,11 +352,10 @@ def _result_words(row: LiveGame, names: dict) -> str:
     if margin[:1].upper() == "C" and margin[1:].isdigit():
         return f"{won} · " + ngettext("%(num)d captured", "%(num)d captured", int(margin[1:]))
     try:
-        stones = Fraction(margin) / 2  # counted: in stones, as the kids' pages and the count screen say it
+        points = Fraction(margin)
     except (ValueError, ZeroDivisionError):
         return f"{won} · {row.result}" if margin else won
-    n = stones_text(stones)
-    return f"{won} · " + ngettext("%(n)s stone ahead", "%(n)s stones ahead", 1 if stones <= 1 else 2, n=n)
+    return f"{won} · {games.margin_words(points)}"  # in stones, as the kids' pages and the count screen say it
 
 
 def _state_words(row: LiveGame) -> str:
