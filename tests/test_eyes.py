@@ -76,6 +76,36 @@ def test_true_and_false_eyes(diagram, value):
         assert got is not None and (got.min, got.max) == value
 
 
+@pytest.mark.parametrize("diagram, value", [
+    (["...XXX...", "...X.X...", "...XXO..."], (1, 1)),
+    # two enemy diagonals in the middle of the board: the stones around the point are two chains that meet
+    # only there, and the point is no eye (the diagonal rule; the stones beyond the diagonals are read too)
+    (["...OXX...", "...X.X...", "...XXO..."], (0, 0)),
+], ids=["one-enemy-diagonal", "two-enemy-diagonals"])
+def test_eye_in_the_open(diagram, value):
+    """A one-point eye in the middle of an otherwise empty 9x9 board (its centre, E5)."""
+    for swap in (False, True):
+        rows = ["........."] * 3 + diagram + ["........."] * 3
+        if swap:
+            rows = [row.translate(str.maketrans("XO", "OX")) for row in rows]
+        game = build_position(rows)
+        got = eye_value(game, game.point("E5"))
+        assert got is not None and (got.min, got.max) == value
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_marginal_point_decides_the_eye(swap):
+    """A two-point space on the edge, one of its points next to a living enemy wall: whoever plays that point
+    first decides whether the other is an eye (the enemy's stone there is connected to its wall)."""
+    game, _, _ = build(["....O....", "....OXXXX", "....OXXXX", "....O..XX"], 9, swap)
+    space = eye_space(game, game.point("G1"))
+    assert {game.name(p) for p in space.points} == {"F1", "G1"}
+    assert {game.name(p) for p in space.marginal} == {"F1"}
+    got = eye_value(game, game.point("G1"))
+    assert (got.min, got.max) == (0, 1)
+    assert game.name(got.attack) == game.name(got.defence) == "F1"
+
+
 def test_no_eye_space_on_open_board():
     game = Game(9)
     game.play("E5")

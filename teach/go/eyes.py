@@ -1,8 +1,9 @@
 """Eye spaces and what they are worth: the number of eyes, and the vital points that decide it.
 
 An **eye space** is a small connected area of empty points that one colour (its owner) nearly surrounds,
-together with the enemy stones shut inside it (every liberty of theirs in the area). Its points next to enemy
-stones outside the area are *marginal*: the enemy can play there with support from outside.
+together with the enemy stones shut inside it (every liberty of theirs in the area, or in other small areas
+the owner closes: those areas join the space through the dead stones). Its points next to enemy stones outside
+the area are *marginal*: the enemy can play there with support from outside.
 
 An eye space's **value** is a pair (min, max): the eyes it gives its owner when the opponent moves first there,
 and when the owner moves first (0, 1 or 2: two eyes are life, more is never needed). When min < max, the point
@@ -14,8 +15,10 @@ The value is read, not looked up: the eye space is cut out of the board into a *
 is a wall with no other eye (does the space alone make it live? then it is worth two) or with exactly one other
 real eye (does the space make the second eye? then it is worth at least one), the enemy stones bordering the
 space from outside are made alive, and the life-and-death reader (teach/go/lifedeath.py) answers "can it be
-killed" (opponent first) and "can it live" (owner first). True and false one-point eyes come out of the same
-reading: a diagonal the enemy holds lets it fill the eye with atari, on the edge one such diagonal is enough.
+killed" (opponent first) and "can it live" (owner first). The test position keeps the board's stones on the
+space's neighbours and diagonals as they are; a chain the filling leaves without a liberty gets one back. True
+and false one-point eyes come out of the same reading: a diagonal the enemy holds lets it fill the eye with
+atari, on the edge one such diagonal is enough.
 
 ``eval_eye`` answers like GNU Go's GTP ``eval_eye``: ``min max`` or ``min max ATTACK DEFENCE``, ``-1`` for a
 point that is not in an eye space. Pure Python, standard library and ``teach.go`` only.
@@ -92,14 +95,24 @@ def eye_space(game: Game, p: int, limit: int = EYE_SPACE_MAX) -> EyeSpace | None
         owner = 1 if around[1] > around[2] else 2
     enemy = 3 - owner
     points = set(empties) | inside
-    # enemy chains with every liberty in the space are shut inside it
+    # enemy chains with every liberty in the space are shut inside it; so are those whose other liberties are
+    # small areas the owner closes (dead stones between two parts of one eye space join them)
     grew = True
     while grew:
         grew = False
         for q in list(points):
             for r in nb[q]:
                 c = chain[r]
-                if c is not None and c.color == enemy and r not in points and c.libs <= empties:
+                if c is None or c.color != enemy or r in points:
+                    continue
+                if c.libs <= empties:
+                    points.update(c.stones)
+                    grew = True
+                    continue
+                more = _closed_areas(game, c.libs - empties, owner, set(c.stones) | points, limit - len(empties))
+                if more is not None:
+                    empties |= more
+                    points |= more
                     points.update(c.stones)
                     grew = True
     if here != EMPTY and here != enemy:
@@ -111,6 +124,27 @@ def eye_space(game: Game, p: int, limit: int = EYE_SPACE_MAX) -> EyeSpace | None
     if sum(1 for q in empties for r in nb[q] if board[r] == enemy and r not in points) > around[owner]:
         return None
     return EyeSpace(owner, frozenset(points), marginal)
+
+
+def _closed_areas(game: Game, starts, owner: int, inside: set[int], room: int) -> set[int] | None:
+    """The empty areas holding ``starts`` when together they have at most ``room`` points and touch only the
+    owner's stones and ``inside``; else None."""
+    board, nb = game.board, game.adjacent
+    seen = set(starts)
+    stack = list(starts)
+    while stack:
+        q = stack.pop()
+        for r in nb[q]:
+            if r in seen or r in inside:
+                continue
+            if board[r] == EMPTY:
+                seen.add(r)
+                if len(seen) > room:
+                    return None
+                stack.append(r)
+            elif board[r] != owner:
+                return None
+    return seen if len(seen) <= room else None
 
 
 def _test_position(game: Game, space: EyeSpace, extra_eye: bool) -> tuple[Game, int] | None:
@@ -129,6 +163,7 @@ def _test_position(game: Game, space: EyeSpace, extra_eye: bool) -> tuple[Game, 
     ring = sorted(pts)
     for q in ring:
         near[q] = 0
+    diagonal = _diagonals(game, pts)
     k = 0
     while k < len(ring):
         q = ring[k]
@@ -140,6 +175,9 @@ def _test_position(game: Game, space: EyeSpace, extra_eye: bool) -> tuple[Game, 
                 near[r] = near[q] + 1
                 ring.append(r)
     dist = [-1] * len(board)
+    for q in diagonal:
+        if near[q] < 0:
+            near[q] = 1
     frontier = [q for q in range(len(board)) if q not in pts and 0 < near[q] and board[q] != EMPTY]
     if not any(board[q] == owner for q in frontier):
         return None
@@ -189,6 +227,28 @@ def _test_position(game: Game, space: EyeSpace, extra_eye: bool) -> tuple[Game, 
         if not got:
             return None
         colour[got[0]] = EMPTY
+    # a chain the filling left with no liberty gets one on a filled point beside it (it had liberties on the
+    # board; filling is not capturing)
+    fixed = set(pts) | {q for q in range(len(board)) if 0 < near[q] <= KEEP}
+    seen = set()
+    for start in range(len(board)):
+        if start in seen or colour[start] == EMPTY:
+            continue
+        comp, k = [start], 0
+        seen.add(start)
+        while k < len(comp):
+            q = comp[k]
+            k += 1
+            for r in nb[q]:
+                if r not in seen and colour[r] == colour[start]:
+                    seen.add(r)
+                    comp.append(r)
+        if any(colour[r] == EMPTY for q in comp for r in nb[q]):
+            continue
+        free = sorted(r for q in comp for r in nb[q] if r not in fixed)
+        if not free:
+            return None
+        colour[free[0]] = EMPTY
     g = Game(size, komi=game.komi)
     black = [q for q, c in enumerate(colour) if c == 1]
     white = [q for q, c in enumerate(colour) if c == 2]
@@ -210,6 +270,21 @@ def _test_position(game: Game, space: EyeSpace, extra_eye: bool) -> tuple[Game, 
         return None
     g.to_move = enemy
     return g, min(best.stones)
+
+
+def _diagonals(game: Game, pts) -> set[int]:
+    """The diagonal neighbours of the space's points, outside it: they decide whether its eyes are real."""
+    size = game.size
+    out = set()
+    for q in pts:
+        x, y = q % size, q // size
+        for dx in (-1, 1):
+            for dy in (-1, 1):
+                if 0 <= x + dx < size and 0 <= y + dy < size:
+                    r = (y + dy) * size + x + dx
+                    if r not in pts:
+                        out.add(r)
+    return out
 
 
 def _holes(comp: list[int], count: int, nb, pts) -> list[int]:
