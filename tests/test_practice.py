@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from teach.go.judge import Goal, Judge
 from teach.go.reading import WIN, ladder_attack
 from teach.lessons import check_step, parse_diagram
-from teach.lessons.practice import DRILLS, LEVELS, PracticeError, PracticeKey, generate, to_yaml
+from teach.lessons.practice import DRILLS, LEVELS, PracticeError, PracticeKey, drawn, generate, to_yaml
 from teach.lessons.step import build_step
 
 # every drill and level on 9x9; every drill on 13x13 (one level each, in turn), one step per call
@@ -171,3 +171,11 @@ def test_a_drawn_puzzle_s_whole_proof_starts_from_the_generator_s_reading_and_an
     for move in start.legal_moves():
         stored, read = puzzle.proof.verdict(start, move), fresh.judge([], move)
         assert (stored.result, stored.reason, stored.reply) == (read.result, read.reason, read.reply), move
+
+
+def test_steps_drawn_one_at_a_time_are_the_set_generate_makes():
+    steps = drawn("capture", 2, 99)
+    one_by_one = [next(steps) for _ in range(4)]
+    assert one_by_one == generate("capture", 2, 99, count=4)
+    with pytest.raises(PracticeError):
+        drawn("nope", 1, 1)

@@ -260,6 +260,28 @@ def test_practice_sets_are_the_same_for_the_same_seed_and_judged_like_lessons(de
     assert client.get("/practice/capture/1/42/99").status_code == 404
 
 
+def test_a_practice_page_draws_only_the_puzzles_shown_so_far(demo, client):
+    """The first puzzle of a fresh set shows once it is drawn, not after all ten; the steps drawn one at a time
+    are the whole set's, and the page counts the set's ten."""
+    from teach.lessons.practice import SET_SIZE
+    from teach.web import practice
+
+    kid_login(client)
+    key = ("escape", 1, 4242, 9)
+    practice._SETS.pop(key, None)
+    page = client.get("/practice/escape/1/4242/0")
+    assert page.status_code == 200
+    assert len(practice._SETS[key].steps) == 1
+    assert client.get("/practice/escape/1/4242/2").status_code == 200
+    assert len(practice._SETS[key].steps) == 3
+    one_by_one = [practice._SETS[key].steps[i].position for i in range(3)]
+    practice._SETS.pop(key)
+    whole = practice.practice_set("escape", 1, 4242)
+    assert len(whole) == SET_SIZE
+    assert [s.position for s in whole[:3]] == one_by_one
+    assert client.get(f"/practice/escape/1/4242/{SET_SIZE}").status_code == 404
+
+
 def test_milestone_stickers_come_once_with_the_first_capture_and_the_first_lesson(demo, app, client):
     _, kid_id = kid_login(client)
     client.get("/learn/web-first")

@@ -14,13 +14,14 @@ were solved, how many at the first try.
 from __future__ import annotations
 
 import secrets
-from functools import lru_cache
+import threading
+from collections import OrderedDict
 
 import sqlalchemy as sa
 from flask import Blueprint, abort, g, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user
 
-from teach.lessons.practice import DRILLS, LEVELS, MAX_SEED, SET_SIZE, PracticeKey, drill_names, drill_pictures, generate
+from teach.lessons.practice import DRILLS, LEVELS, MAX_SEED, SET_SIZE, PracticeKey, drawn, drill_names, drill_pictures
 from teach.lessons.practice.proofs import solved_judge
 from teach.go.proof import Unwinnable
 from teach.lessons import wholeproof
@@ -42,33 +43,79 @@ LEVEL_PICTURES = {1: "🌱", 2: "🌿", 3: "🌳"}  # levels grow like a plant: 
 bp.add_app_template_global(PracticeKey, "PracticeKey")
 
 
-@lru_cache(maxsize=256)
+class _Set:
+    """One practice set as far as it has been drawn: its steps are drawn and proven when a page first needs
+    them, so the first puzzle shows after one is made, not ten (a kid solves it while the next is drawn on
+    the next page). Skipped puzzles (see ``_built``) are replaced by the next ones drawn: a set always has
+    ``SET_SIZE`` steps."""
+
+    def __init__(self, drill: str, level: int, seed: int, size: int) -> None:
+        self.raw = drawn(drill, level, seed, size)
+        self.size = size
+        self.steps: list = []
+        self.lock = threading.Lock()  # a threaded server's two requests for one set draw each step once
+
+    def upto(self, index: int) -> list:
+        """The steps up to ``index`` (at most ``SET_SIZE``), drawing those not drawn yet."""
+        with self.lock:
+            while len(self.steps) <= min(index, SET_SIZE - 1):
+                built = _built(next(self.raw), self.size)
+                if built is not None:
+                    self.steps.append(built)
+            return self.steps
+
+
+def _built(raw: dict, size: int):
+    """A drawn step typed and, for a puzzle, proven whole (answered by lookups; one too big for the budget is
+    read live); None for one to skip: unfit, or a puzzle whose lines read to the end and nothing wins."""
+    built, errors = build_step(raw, size, prove=False)
+    if built is None or errors:
+        return None
+    if built.kind == "puzzle":
+        try:
+            judge = solved_judge(built.start(), built.goal_object())
+            wholeproof.attach(built, wholeproof.PRACTICE_SECONDS, judge=judge)
+        except Unwinnable:
+            return None
+    return built
+
+
+_SETS: OrderedDict[tuple, _Set] = OrderedDict()
+SETS_KEPT = 256
+_SETS_LOCK = threading.Lock()
+
+
+def _set(drill: str, level: int, seed: int, size: int) -> _Set:
+    key = (drill, level, seed, size)
+    with _SETS_LOCK:
+        got = _SETS.get(key)
+        if got is None:
+            got = _SETS[key] = _Set(drill, level, seed, size)
+            while len(_SETS) > SETS_KEPT:
+                _SETS.popitem(last=False)
+        _SETS.move_to_end(key)
+        return got
+
+
+def practice_step(drill: str, level: int, seed: int, index: int, size: int = 9):
+    """Step ``index`` of a practice set (0 <= index < SET_SIZE), drawn when first asked for."""
+    return _set(drill, level, seed, size).upto(index)[index]
+
+
 def practice_set(drill: str, level: int, seed: int, size: int = 9) -> tuple:
-    """The typed steps of one practice set (generated and built once per process)."""
-    steps = []
-    for raw in generate(drill, level, seed, count=SET_SIZE, size=size):
-        built, errors = build_step(raw, size, prove=False)
-        if built is not None and not errors:
-            if built.kind == "puzzle":  # answered by lookups; one too big for the budget is read live
-                try:
-                    wholeproof.attach(built, wholeproof.PRACTICE_SECONDS,
-                                      judge=solved_judge(built.start(), built.goal_object()))
-                except Unwinnable:  # its lines read to the end, nothing wins: a puzzle that would mislead
-                    continue
-            steps.append(built)
-    return tuple(steps)
-
-
-
+    """The typed steps of one whole practice set (drawn and built once per process)."""
+    return tuple(_set(drill, level, seed, size).upto(SET_SIZE - 1))
 
 
 def _step_or_404(drill: str, level: int, seed: int, step: int, kind: str | None = None):
     if drill not in DRILLS or level not in LEVELS or not 0 <= seed < MAX_SEED:
         abort(404)
-    steps = practice_set(drill, level, seed)
-    if not 0 <= step < len(steps) or kind is not None and steps[step].kind != kind:
+    if not 0 <= step < SET_SIZE:
         abort(404)
-    return steps[step]
+    got = practice_step(drill, level, seed, step)
+    if kind is not None and got.kind != kind:
+        abort(404)
+    return got
 
 
 def first_lessons() -> dict[str, object]:
@@ -131,7 +178,7 @@ def step(drill: str, level: int, seed: int, step: int):
     urls = {what: url_for(f"practice.{what}", drill=drill, level=level, seed=seed, step=step)
             for what in ("move", "answer", "hint", "board_hint", "show_me")}
     page = render_template("kid/step.html", lesson=None, step=s, kind=s.kind, board=board, urls=urls, frames=[],
-                           level=level, index=step, total=len(practice_set(drill, level, seed)),
+                           level=level, index=step, total=SET_SIZE,
                            picture=drill_pictures()[drill], settings=settings)
     # noted once the page is drawn: the commit then cannot send the page back to the database for the kid
     timing.step_shown(current_user.id, str(PracticeKey(drill, level, seed)), step)
@@ -140,7 +187,7 @@ def step(drill: str, level: int, seed: int, step: int):
 
 
 def _next_url(drill: str, level: int, seed: int, step: int) -> str:
-    if step + 1 < len(practice_set(drill, level, seed)):
+    if step + 1 < SET_SIZE:
         return url_for("practice.step", drill=drill, level=level, seed=seed, step=step + 1)
     return url_for("practice.summary", drill=drill, level=level, seed=seed)
 

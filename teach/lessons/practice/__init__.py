@@ -1,7 +1,7 @@
 """Endless practice: fresh puzzles made by the computer, in the lesson-file step format.
 
 ``generate(drill, level, seed, count, size)`` returns ``count`` steps (``{"puzzle": {...}}`` or
-``{"quiz": {...}}`` mappings, exactly as a lesson file's YAML loads) of one drill (``DRILLS``: liberties, atari,
+``{"quiz": {...}}`` mappings, exactly as a lesson file's YAML loads; ``drawn`` gives them one at a time) of one drill (``DRILLS``: liberties, atari,
 capture, escape, ladder, net) and level. Every puzzle is proven by the judge before it is handed out: its
 ``answers`` are the complete set of winning first moves, and candidates that are trivial (the stones are lost
 whatever Black does), unsolvable, ambiguous (too many winning moves), won only through a ko or over the reading
@@ -17,9 +17,9 @@ set and its ``PracticeKey``), ``output``.
 
 from .output import to_yaml
 from .proofs import capture_answers, save_answers, winning_moves
-from .sets import DRILLS, LEVELS, MAX_SEED, SET_SIZE, SIZES, PracticeError, PracticeKey, generate
+from .sets import DRILLS, LEVELS, MAX_SEED, SET_SIZE, SIZES, PracticeError, PracticeKey, drawn, generate
 from .texts import drill_names, drill_pictures
 
 __all__ = ["DRILLS", "LEVELS", "MAX_SEED", "SET_SIZE", "SIZES", "PracticeError", "PracticeKey",
-           "capture_answers", "drill_names", "drill_pictures",
+           "capture_answers", "drawn", "drill_names", "drill_pictures",
            "generate", "save_answers", "to_yaml", "winning_moves"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import ClassVar
 
 from .drills import atari, capture, escape, liberties
@@ -86,25 +87,36 @@ def _identity(step: dict) -> tuple:
 def generate(drill: str, level: int, seed: int | str, count: int = 10, size: int = 9) -> list[dict]:
     """``count`` practice steps of ``drill`` at ``level`` (1-3) on a ``size`` board, the same for the same
     arguments on any machine. Each step is a lesson-file step mapping (``{"puzzle": ...}`` or ``{"quiz": ...}``)."""
+    steps = drawn(drill, level, seed, size)
+    if count < 0:
+        raise PracticeError("count must not be negative")
+    return [next(steps) for _ in range(count)]
+
+
+def drawn(drill: str, level: int, seed: int | str, size: int = 9) -> Iterator[dict]:
+    """The steps of a set one at a time, without end: the first ``count`` are ``generate``'s (each step is drawn
+    from its own number's random source, and a step equal to an earlier one is drawn again), so a page can show
+    the first puzzle before the others are drawn. The arguments are checked at once."""
     if drill not in MAKERS:
         raise PracticeError(f"unknown practice drill {drill!r}; use one of {', '.join(DRILLS)}")
     if level not in LEVELS:
         raise PracticeError(f"level must be 1, 2 or 3, not {level!r}")
     if size not in SIZES:
         raise PracticeError(f"practice boards are 9x9 or 13x13, not {size!r}")
-    if count < 0:
-        raise PracticeError("count must not be negative")
-    make = MAKERS[drill]
-    steps: list[dict] = []
+    return _drawn(MAKERS[drill], drill, level, seed, size)
+
+
+def _drawn(make, drill: str, level: int, seed: int | str, size: int) -> Iterator[dict]:
     seen: set[tuple] = set()
-    for i in range(count):
+    i = 0
+    while True:
         rng = _rng(drill, level, size, seed, i)
         for _ in range(MAX_ATTEMPTS):
             step = make(rng, level, size)
             if step is not None and _identity(step) not in seen:
                 seen.add(_identity(step))
-                steps.append(step)
+                yield step
                 break
         else:
             raise PracticeError(f"could not make a {drill} puzzle at level {level} (seed {seed}, number {i + 1})")
-    return steps
+        i += 1
