@@ -179,3 +179,11 @@ def test_steps_drawn_one_at_a_time_are_the_set_generate_makes():
     assert one_by_one == generate("capture", 2, 99, count=4)
     with pytest.raises(PracticeError):
         drawn("nope", 1, 1)
+
+
+def test_a_ladder_whose_last_escape_is_a_suicide_is_still_drawn():
+    """On 13x13 at level 3 this seed draws a ladder whose runner's last liberty is a suicide for it (the chase
+    ends there, caught); the generator once stopped on it with an illegal-move error."""
+    steps = generate("ladder", 3, "a", count=10, size=13)
+    assert len(steps) == 10
+    assert [check_step(step, 13) for step in steps] == [[]] * 10

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from teach.go.coords import col_row, turned
-from teach.go.game import BLACK, EMPTY, WHITE, Game
+from teach.go.game import BLACK, EMPTY, WHITE, Game, IllegalMove
 from teach.go.judge import Goal, Judge
 from teach.go.reading import WIN, BudgetExceeded, ladder_attack
 
@@ -74,7 +74,10 @@ def chase_length(game: Game, target: int) -> int:
         ch = g.chain_of[target]
         if ch is None:
             break
-        g.play_point(next(iter(ch.libs)), WHITE)
+        try:
+            g.play_point(next(iter(ch.libs)), WHITE)
+        except IllegalMove:  # its last liberty is a suicide for it: it is caught
+            break
     return n
 
 
