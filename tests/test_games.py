@@ -208,14 +208,18 @@ def test_a_handicap_capture_game_with_a_friend_exports_its_stones_goal_and_the_f
                     opponent="friend", level=None, friend_name="Anna Smith", result="W+C1", winner="white")
         db.session.commit()
         game_id, final = row.id, None
-    text = page(signed_in(app, world["kid"]).get(f"/games/{game_id}.sgf"))
+    text = page(signed_in(app, world["kid"], "en").get(f"/games/{game_id}.sgf"))
     game = Game.from_sgf(text, strict=True)
     with app.app_context():
         final = game_of(db.session.get(PlayedGame, game_id))
     assert game.board_rows() == final.board_rows() and game.handicap == 2 and "HA[2]" in text and "AB[" in text
     assert game.info["PB"] == "Anna" and game.info["PW"] == "Ming" and "Smith" not in text
-    assert "GC[capture game: first to capture 1 stone wins; White won with 1 stone captured]" in text
+    assert "GC[Capture game: the first to capture 1 stone wins; White won with 1 stone captured]" in text
     assert "first to capture 1" in game.info["C"] and game.info["RE"] == "W+" and "KM[" not in text
+    # the rule and the win in the reader's language: SGF has no rule for the capture game
+    zh = page(signed_in(app, world["kid"], "zh").get(f"/games/{game_id}.sgf"))
+    assert "GC[吃子游戏：先吃到1个子的一方赢；白棋吃到1个子，赢了]" in zh
+    assert Game.from_sgf(zh, strict=True).info["RE"] == "W+"
 
 
 def test_a_friend_named_by_an_address_is_no_name_in_the_record(app, world):

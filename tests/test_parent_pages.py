@@ -13,6 +13,7 @@ import sqlalchemy as sa
 
 from teach.models import (Assignment, Attempt, Group, LessonProgress, LinkInvitation, MissedCapture, ParentLink,
                           PlayedGame, StickerAward, User, utcnow)
+from teach.web.daily import local
 from teach.web.extensions import db
 
 EN = {"Accept-Language": "en"}
@@ -308,10 +309,17 @@ def test_the_report_reads_every_row_the_json_export_holds_in_words(demo, client)
     assert "Catch the mouse" in body and "Practice: Net, level 2" in body  # titles, not ids
     assert "web-first" not in body and "milestone-first-capture" not in body and "web-first-badge" not in body
     assert "Police badge" in body and "D4✗ → E4" in body and "D5 E4 F5 ✓" in body
-    assert "capture game" in body and "the computer" in body and "B+C1" in body and "a capture not taken" in body
+    assert "capture game" in body and "the computer" in body and "a capture not taken" in body
+    # the result in words, as the kid's page says it, with the record beside it
+    assert "明明 won · first to capture 1 · record B+C1" in body
+    # times on the classroom's clock (Asia/Shanghai, 8 hours ahead of the stored UTC), as every other page
+    with demo.app_context():
+        shown = local(now).strftime("%Y-%m-%d %H:%M")
+    assert f"<td>{shown}</td>" in body and "Asia/Shanghai" in body and "UTC" not in body
     assert page.count('<svg class="chart') == 3
     zh = client.get(f"/family/kids/{ming}/report", headers=ZH).get_data(as_text=True)
     assert "我们保存的明明的全部数据" in zh and "抓住小老鼠" in zh and "吃子游戏" in zh and "做错了" in zh
+    assert "明明 赢了" in zh and "棋谱记为 B+C1" in zh
     other = demo.test_client()
     signup_parent(other, "other@example.com")
     assert other.get(f"/family/kids/{ming}/report").status_code == 404

@@ -225,13 +225,14 @@ def _number(x: float) -> str:
 
 
 def played_game_sgf(game: Game, *, black: str, white: str, result: str | None = None, date: str | None = None,
-                    name: str | None = None) -> str:
+                    name: str | None = None, capture_comment: str | None = None) -> str:
     """A played game as a record to download: ``game_to_sgf`` with who played (PB/PW, first names: the caller
     decides what a name is), the result (SGF's RE, e.g. ``B+3.5``, ``W+R``, ``0``), the day (DT, ``YYYY-MM-DD``)
     and a game name (GN). The capture game is not a rule SGF knows, so its goal is said in GC and in the root
     comment: a reader that ignores both still replays the same moves, and the record shows where the game
     stopped. Its win by captures (the database's ``B+C3``) is written as SGF's "won for another reason", ``B+``,
-    and its komi, which counts for nothing, is left out."""
+    and its komi, which counts for nothing, is left out. ``capture_comment``: that comment in the reader's
+    language (the default is English)."""
     saved = dict(game.info)
     try:
         game.info.update(PB=black, PW=white)
@@ -251,6 +252,7 @@ def played_game_sgf(game: Game, *, black: str, white: str, result: str | None = 
             comment = f"capture game: first to capture {goal} stone{'s' if goal != 1 else ''} wins"
             if side:
                 comment += f"; {side} won with {taken} stone{'s' if taken != '1' else ''} captured"
+            comment = capture_comment or comment
             game.info["GC"] = comment
         text = game_to_sgf(game, comment=comment)
     finally:

@@ -201,9 +201,10 @@ def register_extensions(app: Flask) -> None:
     from teach.web.pictures import glyph, number_dots, spoken
 
     app.jinja_env.globals.update(glyph=glyph, spoken=spoken, number_dots=number_dots)
-    from teach.web.daily import local
+    from teach.web.daily import local, local_minute
 
     app.jinja_env.filters["local"] = local
+    app.jinja_env.filters["local_minute"] = local_minute
 
 
 def register_blueprints(app: Flask) -> None:

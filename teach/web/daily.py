@@ -42,6 +42,19 @@ def local(t: datetime | None) -> datetime | None:
     return t.astimezone(classroom_zone())
 
 
+def local_minute(t: datetime | str | None) -> str:
+    """A stored time (a datetime, or the ISO text the JSON export writes) on the classroom's clock, to the
+    minute: the ``local_minute`` template filter of the parent's report; "–" for none."""
+    if not t:
+        return "–"
+    if isinstance(t, str):
+        try:
+            t = datetime.fromisoformat(t)
+        except ValueError:
+            return t
+    return local(t).strftime("%Y-%m-%d %H:%M")
+
+
 def today(now: datetime | None = None) -> date:
     now = now or datetime.now(timezone.utc)
     return now.astimezone(classroom_zone()).date()

@@ -220,13 +220,32 @@ def _player_names(row: PlayedGame, kid: User | None) -> tuple[str, str]:
     return (mine, theirs) if row.kid_color == "black" else (theirs, mine)
 
 
+def capture_comment(row: PlayedGame) -> str | None:
+    """What a capture game's record says of its rule (SGF has none for it) and of how it was won, in the page's
+    language; None for a whole game."""
+    if row.kind != "capture":
+        return None
+    goal = row.capture_goal or 1
+    rule = ngettext("Capture game: the first to capture %(num)d stone wins",
+                    "Capture game: the first to capture %(num)d stones wins", goal)
+    result = (row.result or "").upper() if row.state == "finished" else ""
+    if len(result) > 3 and result[1:3] == "+C" and result[3:].isdigit():
+        taken = int(result[3:])
+        if result[0] == "B":
+            won = ngettext("Black won with %(num)d stone captured", "Black won with %(num)d stones captured", taken)
+        else:
+            won = ngettext("White won with %(num)d stone captured", "White won with %(num)d stones captured", taken)
+        return _("%(rule)s; %(won)s", rule=rule, won=won)
+    return rule
+
+
 def sgf_text(row: PlayedGame) -> str:
     from teach.web.played import game_of
 
     game = game_of(row)
     black, white = _player_names(row, db.session.get(User, row.kid_id))
     return played_game_sgf(game, black=black, white=white, result=row.result if row.state == "finished" else None,
-                           date=_day(row), name=f"{black} vs {white}")
+                           date=_day(row), name=f"{black} vs {white}", capture_comment=capture_comment(row))
 
 
 # ---------------------------------------------------------------------- pages: the kid's list, replay, SGF

@@ -4,6 +4,8 @@ the JSON export writes, so the readable report cannot leave out what the downloa
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import sqlalchemy as sa
 from babel.dates import format_skeleton
 from flask import g
@@ -13,7 +15,7 @@ from flask_babel import ngettext
 
 from teach.lessons.practice import drill_names
 from teach.models import ParentLink, User, utcnow
-from teach.web import classroom, content, milestones, weeks
+from teach.web import classroom, content, daily, games, milestones, weeks
 from teach.web.charts import Bar, bar_chart
 from teach.web.extensions import db
 
@@ -67,11 +69,21 @@ def lesson_title(cat):
     return title
 
 
+def game_outcome(kid: User, game: dict) -> dict:
+    """A finished game of the export in words, as the kid's page says it ("明明 won · 1¾ stones ahead"), from
+    the same fields the export holds."""
+    row = SimpleNamespace(state=game["state"], result=game["result"], kid_color=game["color"], kind=game["kind"],
+                          capture_goal=game["capture_goal"], winner=None)
+    return games.outcome(row, kid.name)
+
+
 def everything(kid: User) -> dict:
     """The report's page context: the export's data, who follows the kid, the charts and the counts."""
     cat = content.catalog()
     followers = db.session.execute(sa.select(ParentLink, User).join(User, User.id == ParentLink.parent_id)
                                    .where(ParentLink.kid_id == kid.id).order_by(ParentLink.id)).all()
-    return {"data": classroom.kid_export(kid), "followers": followers, "stickers": sticker_names(cat),
+    data = classroom.kid_export(kid)
+    return {"data": data, "followers": followers, "stickers": sticker_names(cat),
             "charts": week_charts(weeks.last_weeks(kid.id)), "solved": weeks.solved_ever(kid.id),
-            "lesson_title": lesson_title(cat), "made": utcnow()}
+            "lesson_title": lesson_title(cat), "made": utcnow(), "zone": daily.classroom_zone().key,
+            "outcomes": [game_outcome(kid, r) for r in data["games"]]}
