@@ -632,6 +632,25 @@ def test_connect_and_disconnect_answer_with_gnu_go_codes(eng):
     assert one(eng, "disconnect D4").startswith("?")
 
 
+def test_same_dragon_is_one_chain_or_chains_that_cannot_be_cut():
+    def board(*lines: str) -> GtpEngine:
+        e = GtpEngine()
+        ask(e, "boardsize 9", *lines)
+        return e
+
+    # D4 and E5 touch at a corner and White holds E4: White D5 cuts them (a crosscut in the open)
+    crosscut = board("play b D4", "play b E5", "play w E4")
+    assert one(crosscut, "same_dragon D4 E5") == "= 0"
+    assert one(crosscut, "same_dragon D4 E4") == "= 0"  # two colours
+    assert one(crosscut, "same_dragon D4 A1").startswith("?")  # an empty point
+    ask(crosscut, "play b D5")
+    assert one(crosscut, "same_dragon D4 E5") == "= 1"  # now one chain
+    # a bamboo joint: White H6 is answered by H7 and H7 by H6, so the pairs cannot be cut
+    assert one(board("play b G6", "play b G7", "play b J6", "play b J7"), "same_dragon G6 J7") == "= 1"
+    # C3 and E3 on the third line with White D4 above the gap: White D3 cuts them
+    assert one(board("play b C3", "play b E3", "play w D4"), "same_dragon C3 E3") == "= 0"
+
+
 def test_a_read_cut_short_answers_0_and_says_it_is_unknown():
     """Through GTP a read that ran out of time answers 0, as one that found nothing does; ``unknown`` tells the
     two apart (the regression runners count such passes separately). Black E5 on 9x9, touched by white E4 and

@@ -1,6 +1,6 @@
 """GNU Go's analysis commands over the readers: tactics (``attack``, ``defend``, ``does_attack``, ``does_defend``,
 ``ladder_attack``), life and death (``owl_attack``, ``owl_defend``, ``dragon_status``), connections (``connect``,
-``disconnect``), eyes (``eval_eye``), unconditional life and the end-of-game count (``final_score``,
+``disconnect``, ``same_dragon``), eyes (``eval_eye``), unconditional life and the end-of-game count (``final_score``,
 ``final_status_list``), with GNU Go's answers and result codes.
 
 A read cut short by its budget answers ``0`` (or ``unknown``), never a guess; the readers are imported when a
@@ -162,6 +162,28 @@ class AnalysisCommands(GtpProtocol):
         if code == 0:
             return "0"
         return f"{code} {self._name(move)}" if move is not None else str(code)
+
+    def cmd_same_dragon(self, args: list[str]) -> str:
+        """GNU Go: are the stones at A and B one dragon? ``1`` when they are one chain, or chains the other colour
+        cannot cut apart even moving first (``disconnect`` fails); ``0`` for stones of two colours or chains it
+        can cut, by ko too. An error when the reading runs out of budget: never a guess."""
+        from .connection import gtp_connect
+        from .reading import BudgetExceeded
+
+        self._need(args, 2, "same_dragon VERTEX VERTEX")
+        a, b = self._stone(args[0]), self._stone(args[1])
+        game = self.game
+        if game.board[a] != game.board[b]:
+            return "0"
+        if game.chain_of[a] is game.chain_of[b]:
+            return "1"
+        try:
+            code, _move = gtp_connect(game, a, b, "disconnect")
+        except ValueError as e:
+            raise GtpError(str(e)) from None
+        except BudgetExceeded:
+            raise GtpError("cannot settle whether they are one dragon within the reading budget") from None
+        return "1" if code == 0 else "0"
 
     def cmd_dragon_status(self, args: list[str]) -> str:
         """GNU Go: ``alive``, ``critical ATTACK DEFENCE``, ``dead`` or ``unknown`` (the reader ran out of budget)
