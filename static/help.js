@@ -60,7 +60,12 @@
     playing = true;
     showMe.disabled = true;
     api.hold();
+    // working the line out can take a moment (a long ladder): the child sees the computer thinking, not nothing
+    api.say(words.working);
+    step.classList.add("thinking");
+    var done = function () { step.classList.remove("thinking"); };
     stones.post(step.dataset.showMeUrl, {}).then(function (data) {
+      done();
       if (data.result === "line") {
         if (retry) retry.hidden = true;
         api.setRows(api.startRows, null, true);
@@ -85,6 +90,6 @@
       api.reset();
       api.say(data.message || words.unknown);
       if (data.next) setTimeout(function () { window.location = data.next; }, 1500);
-    }).catch(function () { playing = false; showMe.disabled = false; api.reset(); api.say(words.offline, false); });
+    }).catch(function () { done(); playing = false; showMe.disabled = false; api.reset(); api.say(words.offline, false); });
   });
 })();

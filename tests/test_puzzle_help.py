@@ -97,6 +97,29 @@ def test_every_show_me_line_of_a_lesson_reaches_the_goal_against_the_judge(lesso
         assert max(lengths) >= 3  # a chase: several moves, each answered
 
 
+def test_a_practice_ladder_is_shown_as_a_chase_of_ataris(demo):
+    """A drawn ladder (not proven whole: it is read live) is shown atari after atari to the capture; the line is
+    the judge's, move by move."""
+    from teach.web.practice import practice_step
+
+    with demo.app_context():
+        puzzle = practice_step("ladder", 1, 5, 0)
+        judge = puzzle.judge()
+        line = solution_line(judge, puzzle.start(), tuple(puzzle.targets), line_seconds=300)
+    assert line is not None and len(line) >= 3
+    played: list[str] = []
+    for entry in line[:-1]:
+        verdict = judge.judge(played, entry["move"])
+        assert verdict.result == "continue" and verdict.reply == entry["reply"]
+        after = rows_after(puzzle.start(), played + [entry["move"]])
+        game = puzzle.start()
+        for move in played + [entry["move"]]:
+            game.play(move)
+        assert len(game.liberties(puzzle.targets[0])) == 1, after
+        played += [entry["move"], entry["reply"]]
+    assert judge.judge(played, line[-1]["move"]).result == "correct"
+
+
 def test_help_is_only_for_the_kid_s_own_open_puzzles(demo):
     client = demo.test_client()
     assert client.post("/learn/web-first/1/show-me").status_code in (302, 401)  # signed out

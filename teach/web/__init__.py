@@ -205,6 +205,13 @@ def register_extensions(app: Flask) -> None:
 
     app.jinja_env.filters["local"] = local
     app.jinja_env.filters["local_minute"] = local_minute
+    app.jinja_env.filters["aside"] = aside
+
+
+def aside(text: object) -> str:
+    """An aside in brackets after a word, as the page's language writes it: "电脑（难度 1）", "computer (level 1)"
+    (the ``aside`` template filter; the leading space is part of the English)."""
+    return f"（{text}）" if getattr(g, "lang", "zh") == "zh" else f" ({text})"
 
 
 def register_blueprints(app: Flask) -> None:

@@ -128,6 +128,12 @@ def _candidates(judge, game: Game, targets: tuple[str, ...]) -> list[str]:
     return names
 
 
+def _ataris(start: Game, line: list[str], targets: tuple[str, ...]) -> bool:
+    """Whether the last move of ``line`` leaves a target in atari."""
+    game, whole = replay(start, line)
+    return whole and any(game.color_at(t) is not None and len(game.liberties(t)) == 1 for t in targets)
+
+
 def _target_liberties(game: Game, targets: tuple[str, ...]) -> int:
     return min((len(game.liberties(t)) for t in targets if game.color_at(t) is not None), default=0)
 
@@ -154,6 +160,10 @@ def _forcing_line(judge, start: Game, targets: tuple[str, ...], deadline: float)
             pressure = _target_liberties(after, targets) if whole else 99
             if choice is None or pressure < choice[0]:
                 choice = (pressure, move, verdict.reply)
+            if _ataris(start, line + [move], targets):
+                # a winning atari presses as hard as any move short of a capture, and judging the other
+                # candidates (a wrong atari in a ladder: the reader proves the runner escapes) took seconds
+                break
         if choice is None:
             return None
         moves.append(choice[1:])
