@@ -37,12 +37,12 @@ def week_charts(last: list[weeks.Week]) -> list[tuple[str, str, object]]:
                 for i, w in enumerate(last)]
 
     charts = [("minutes", _("Minutes of practice and games, week by week"), lambda w: w.minutes,
-               lambda n: _("%(n)d minutes", n=n), _("No practice in these weeks yet.")),
+               lambda n: ngettext("%(num)d minute", "%(num)d minutes", n), _("No practice in these weeks yet.")),
               ("solved", _("Puzzles solved, week by week"), lambda w: w.solved,
                lambda n: ngettext("%(num)d puzzle solved", "%(num)d puzzles solved", n),
                _("No puzzle solved in these weeks yet.")),
               ("stickers", _("Stickers won, week by week"), lambda w: w.stickers,
-               lambda n: _("%(n)d stickers", n=n), _("No sticker won in these weeks yet."))]
+               lambda n: ngettext("%(num)d sticker", "%(num)d stickers", n), _("No sticker won in these weeks yet."))]
     return [(name, caption, bar_chart(bars(value, spoken), caption, empty, CHART_COLOURS[name], f"chart-{name}"))
             for name, caption, value, spoken, empty in charts]
 
