@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .coords import diagonals
 from .game import EMPTY, Game
 from .lifedeath import LifeReader
 from .reading import LOSE
@@ -163,7 +164,7 @@ def _test_position(game: Game, space: EyeSpace, extra_eye: bool) -> tuple[Game, 
     ring = sorted(pts)
     for q in ring:
         near[q] = 0
-    diagonal = _diagonals(game, pts)
+    diagonal = {r for q in pts for r in diagonals(size)[q] if r not in pts}  # they decide false eyes
     k = 0
     while k < len(ring):
         q = ring[k]
@@ -195,21 +196,9 @@ def _test_position(game: Game, space: EyeSpace, extra_eye: bool) -> tuple[Game, 
                 colour[r] = colour[q]
                 frontier.append(r)
     # eyes: every mass away from the space gets two (it lives), the owner's wall none or one (``extra_eye``)
-    seen: set[int] = set(pts)
     wall: list[list[int]] = []
-    for start in range(len(board)):
-        if start in seen or colour[start] == EMPTY:
-            continue
-        comp = [start]
-        seen.add(start)
-        k = 0
-        while k < len(comp):
-            q = comp[k]
-            k += 1
-            for r in nb[q]:
-                if r not in seen and colour[r] == colour[start]:
-                    seen.add(r)
-                    comp.append(r)
+    for comp in _masses(colour, nb, pts):
+        start = comp[0]
         touches = any(r in pts for q in comp for r in nb[q])
         if touches and colour[start] == owner:
             wall.append(comp)
@@ -230,19 +219,7 @@ def _test_position(game: Game, space: EyeSpace, extra_eye: bool) -> tuple[Game, 
     # a chain the filling left with no liberty gets one on a filled point beside it (it had liberties on the
     # board; filling is not capturing)
     fixed = set(pts) | {q for q in range(len(board)) if 0 < near[q] <= KEEP}
-    seen = set()
-    for start in range(len(board)):
-        if start in seen or colour[start] == EMPTY:
-            continue
-        comp, k = [start], 0
-        seen.add(start)
-        while k < len(comp):
-            q = comp[k]
-            k += 1
-            for r in nb[q]:
-                if r not in seen and colour[r] == colour[start]:
-                    seen.add(r)
-                    comp.append(r)
+    for comp in _masses(colour, nb, set()):
         if any(colour[r] == EMPTY for q in comp for r in nb[q]):
             continue
         free = sorted(r for q in comp for r in nb[q] if r not in fixed)
@@ -272,19 +249,24 @@ def _test_position(game: Game, space: EyeSpace, extra_eye: bool) -> tuple[Game, 
     return g, min(best.stones)
 
 
-def _diagonals(game: Game, pts) -> set[int]:
-    """The diagonal neighbours of the space's points, outside it: they decide whether its eyes are real."""
-    size = game.size
-    out = set()
-    for q in pts:
-        x, y = q % size, q // size
-        for dx in (-1, 1):
-            for dy in (-1, 1):
-                if 0 <= x + dx < size and 0 <= y + dy < size:
-                    r = (y + dy) * size + x + dx
-                    if r not in pts:
-                        out.add(r)
-    return out
+def _masses(colour: list[int], nb, skip: set[int]):
+    """The connected masses of one colour (stones of the test position), outside ``skip``, one at a time: a mass
+    is found after the ones before it were changed, so a point emptied there is no longer part of a later one."""
+    seen = set(skip)
+    for start in range(len(colour)):
+        if start in seen or colour[start] == EMPTY:
+            continue
+        comp = [start]
+        seen.add(start)
+        k = 0
+        while k < len(comp):
+            q = comp[k]
+            k += 1
+            for r in nb[q]:
+                if r not in seen and colour[r] == colour[start]:
+                    seen.add(r)
+                    comp.append(r)
+        yield comp
 
 
 def _holes(comp: list[int], count: int, nb, pts) -> list[int]:

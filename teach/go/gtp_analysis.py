@@ -147,16 +147,22 @@ class AnalysisCommands(GtpProtocol):
         """GNU Go: can the chains at A and B be cut apart, the other colour moving first? Codes as for attack."""
         return self._connection(args, "disconnect")
 
-    def _connection(self, args: list[str], what: str) -> str:
+    def _read_connection(self, a: int, b: int, what: str) -> tuple[int, int | None]:
+        """``connection.gtp_connect`` with its refusals as GTP errors; raises BudgetExceeded."""
         from .connection import gtp_connect
+
+        try:
+            return gtp_connect(self.game, a, b, what)
+        except ValueError as e:
+            raise GtpError(str(e)) from None
+
+    def _connection(self, args: list[str], what: str) -> str:
         from .reading import BudgetExceeded
 
         self._need(args, 2, f"{what} VERTEX VERTEX")
         a, b = self._stone(args[0]), self._stone(args[1])
         try:
-            code, move = gtp_connect(self.game, a, b, what)
-        except ValueError as e:
-            raise GtpError(str(e)) from None
+            code, move = self._read_connection(a, b, what)
         except BudgetExceeded:
             return "0"
         if code == 0:
@@ -167,7 +173,6 @@ class AnalysisCommands(GtpProtocol):
         """GNU Go: are the stones at A and B one dragon? ``1`` when they are one chain, or chains the other colour
         cannot cut apart even moving first (``disconnect`` fails); ``0`` for stones of two colours or chains it
         can cut, by ko too. An error when the reading runs out of budget: never a guess."""
-        from .connection import gtp_connect
         from .reading import BudgetExceeded
 
         self._need(args, 2, "same_dragon VERTEX VERTEX")
@@ -178,9 +183,7 @@ class AnalysisCommands(GtpProtocol):
         if game.chain_of[a] is game.chain_of[b]:
             return "1"
         try:
-            code, _move = gtp_connect(game, a, b, "disconnect")
-        except ValueError as e:
-            raise GtpError(str(e)) from None
+            code, _move = self._read_connection(a, b, "disconnect")
         except BudgetExceeded:
             raise GtpError("cannot settle whether they are one dragon within the reading budget") from None
         return "1" if code == 0 else "0"

@@ -224,6 +224,15 @@ def _number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
 
 
+def capture_win(result: str | None) -> tuple[str, int] | None:
+    """A capture game's win as this product records it (``B+C3``: Black, 3 stones): ("black" | "white", stones
+    captured), or None for any other result."""
+    text = (result or "").upper()
+    if len(text) > 3 and text[0] in "BW" and text[1:3] == "+C" and text[3:].isdigit():
+        return ("black" if text[0] == "B" else "white"), int(text[3:])
+    return None
+
+
 def played_game_sgf(game: Game, *, black: str, white: str, result: str | None = None, date: str | None = None,
                     name: str | None = None, capture_comment: str | None = None) -> str:
     """A played game as a record to download: ``game_to_sgf`` with who played (PB/PW, first names: the caller
@@ -237,10 +246,10 @@ def played_game_sgf(game: Game, *, black: str, white: str, result: str | None = 
     try:
         game.info.update(PB=black, PW=white)
         goal = game.rules.capture_goal
-        taken = result[3:] if goal and result and result[1:3].upper() == "+C" and result[3:].isdigit() else None
-        side = None
-        if taken is not None:  # "B+C3" is this product's own: SGF says a win for another reason as "B+"
-            side, result = ("Black" if result[0].upper() == "B" else "White"), result[:2]
+        won = capture_win(result) if goal else None
+        side = taken = None
+        if won is not None:  # "B+C3" is this product's own: SGF says a win for another reason as "B+"
+            side, taken, result = won[0].capitalize(), won[1], result[:2]
         if result:
             game.info["RE"] = result
         if date:
@@ -251,7 +260,7 @@ def played_game_sgf(game: Game, *, black: str, white: str, result: str | None = 
         if goal:
             comment = f"capture game: first to capture {goal} stone{'s' if goal != 1 else ''} wins"
             if side:
-                comment += f"; {side} won with {taken} stone{'s' if taken != '1' else ''} captured"
+                comment += f"; {side} won with {taken} stone{'s' if taken != 1 else ''} captured"
             comment = capture_comment or comment
             game.info["GC"] = comment
         text = game_to_sgf(game, comment=comment)

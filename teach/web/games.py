@@ -23,7 +23,7 @@ from sqlalchemy.orm import aliased
 from teach.go import Game, IllegalMove
 from teach.go.judge import SERVER_LIMITS, Goal, GoalError, Judge
 from teach.go.proof import Proof, ProvenJudge, puzzle_key
-from teach.go.record import played_game_sgf
+from teach.go.record import capture_win, played_game_sgf
 from teach.go.scoring import stones_text
 from teach.models import Group, Membership, MissedCapture, ParentLink, PlayedGame, User, utcnow
 from teach.web import errors, reviews
@@ -228,10 +228,10 @@ def capture_comment(row: PlayedGame) -> str | None:
     goal = row.capture_goal or 1
     rule = ngettext("Capture game: the first to capture %(num)d stone wins",
                     "Capture game: the first to capture %(num)d stones wins", goal)
-    result = (row.result or "").upper() if row.state == "finished" else ""
-    if len(result) > 3 and result[1:3] == "+C" and result[3:].isdigit():
-        taken = int(result[3:])
-        if result[0] == "B":
+    won = capture_win(row.result) if row.state == "finished" else None
+    if won is not None:
+        side, taken = won
+        if side == "black":
             won = ngettext("Black won with %(num)d stone captured", "Black won with %(num)d stones captured", taken)
         else:
             won = ngettext("White won with %(num)d stone captured", "White won with %(num)d stones captured", taken)
