@@ -10,7 +10,7 @@ import pytest
 
 from teach.go import Game, judge as judge_module
 from teach.go import search
-from teach.go.judge import Goal, Judge
+from teach.go.judge import Goal, Judge, _Watch
 from teach.go.reading import Limits
 
 
@@ -118,7 +118,10 @@ def test_moves_elsewhere_are_read_once(monkeypatch):
     solution = Judge(game, goal).solve()
     moves = len(game.legal_moves())
     assert set(solution.winning) == {"B1"}
-    assert next(reads) < moves // 4  # about twenty readings for 157 first moves
+    if _Watch.works:
+        assert next(reads) < moves // 4  # about twenty readings for 157 first moves
+    else:  # the compiled readers cannot be watched (judge._Watch): each move is read, none taken for a pass
+        assert next(reads) > moves
 
 
 class SlowClock:
@@ -138,7 +141,7 @@ def test_a_busy_machine_gets_the_same_answers(monkeypatch):
     game = position(size, black, white, to_play)
     moves = ["G4", "E3", "F4", "J9"]  # G4 reads some 25,000 nodes
     expected = verdicts(Judge(game, goal), game, moves=moves)
-    monkeypatch.setattr(search, "time", SlowClock(0.03))  # 8,500 nodes a second: ten times slower than here
+    monkeypatch.setattr(search, "clock", SlowClock(0.03).perf_counter)  # 8,500 nodes a second: ten times slower than here
     assert verdicts(Judge(game, goal), game, moves=moves) == expected
     # a two-second clock on that machine runs out: only the default's safety net keeps it out of the answer
     short = verdicts(Judge(game, goal, Limits(seconds=2.0)), game, moves=moves)

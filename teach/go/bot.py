@@ -39,9 +39,10 @@ import random
 import time
 import zlib
 from dataclasses import dataclass
+from typing import cast
 
 from .coords import diagonals, neighbours
-from .game import BLACK, EMPTY, WHITE, Game
+from .game import BLACK, EMPTY, WHITE, Chain, Game
 from .reading import LOSE, WIN, Limits, Reader
 from .search import BudgetExceeded
 
@@ -160,7 +161,7 @@ class _Chooser:
         self.style = style
         self.deadline = deadline
         self.n = game.size
-        self.goal = game.rules.capture_goal
+        self.goal = game.rules.capture_goal or 0  # 0: a whole game
         self.nb = neighbours(game.size)
         self.diag = diagonals(game.size)
         self.reader: Reader | None = None
@@ -295,18 +296,18 @@ class _Chooser:
         chain, board, nb = game.chain_of, game.board, self.nb
         n = self.n
         capture_game = bool(self.goal)
-        own: list = []
-        foes: list = []
+        own: list[Chain] = []
+        foes: list[Chain] = []
         empty_nb = 0
         for q in nb[p]:
-            c = chain[q]
-            if c is None:
+            nc = chain[q]
+            if nc is None:
                 empty_nb += 1
-            elif c.color == color:
-                if c not in own:
-                    own.append(c)
-            elif c not in foes:
-                foes.append(c)
+            elif nc.color == color:
+                if nc not in own:
+                    own.append(nc)
+            elif nc not in foes:
+                foes.append(nc)
         score = 0.0
         taken = 0
         for c in foes:
@@ -400,8 +401,9 @@ class _Chooser:
         n = self.n
         r, c = divmod(p, n)
         for back, weight in ((1, 1.0), (2, 0.5)):
-            if len(moves) >= back and moves[-back][1] is not None:
-                lr, lc = divmod(moves[-back][1], n)
+            last = moves[-back][1] if len(moves) >= back else None
+            if last is not None:
+                lr, lc = divmod(last, n)
                 d = max(abs(lr - r), abs(lc - c))
                 if d <= 2:
                     bonus += weight * (1.0 if d == 1 else 0.6)
@@ -482,8 +484,7 @@ class _Chooser:
 
     def _takes(self, p: int) -> bool:
         chain = self.game.chain_of
-        return any(chain[q] is not None and chain[q].color == self.opp and len(chain[q].libs) == 1
-                   for q in self.nb[p])
+        return any((c := chain[q]) is not None and c.color == self.opp and len(c.libs) == 1 for q in self.nb[p])
 
     def _check_safety(self, pool: list[int], scores: dict[int, float]) -> None:
         """The best few candidates, played: can the chain the move makes be captured at once (a ladder, a
@@ -500,7 +501,7 @@ class _Chooser:
             except Exception:  # noqa: BLE001 - the reader's copy has no superko: nothing else can refuse
                 continue
             try:
-                ch = g.chain_of[p]
+                ch = cast(Chain, g.chain_of[p])
                 size = len(ch.stones)
                 got = None if len(ch.libs) >= 4 else self._ask(self._reader().attack, p, nodes=self.style.safety_nodes)
             finally:
@@ -581,9 +582,9 @@ class _Chooser:
                 scores[p] += weight * (wins[p] / games[p] - 0.5) * min(1.0, k / 8) + 0.1 * min(k, 40)
         aw, ag = runner.amaf_wins, runner.amaf_games
         for p in pool:
-            k = ag.get(p, 0)
-            if k >= 4 and p not in games:
-                scores[p] += 0.4 * weight * (aw[p] / k - 0.5) * min(1.0, k / 20)
+            seen = ag.get(p, 0)
+            if seen >= 4 and p not in games:
+                scores[p] += 0.4 * weight * (aw[p] / seen - 0.5) * min(1.0, seen / 20)
 
 
 class _Playouts:

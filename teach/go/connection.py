@@ -34,7 +34,7 @@ class ConnectLimits:
 CONNECT_LIMITS = ConnectLimits()
 
 
-class ConnectionReader(Search):
+class ConnectionReader(Search[Limits]):
     """Reads the connection of the chains on two points. Keep one per position to share its tables."""
 
     def __init__(self, game: Game, a: int, b: int, limits: Limits = Limits(),
@@ -53,7 +53,7 @@ class ConnectionReader(Search):
         self.owner = game.board[a]
         self.cl = connect_limits
         self.tt: dict[tuple, tuple[int, int, int | None]] = {}
-        self._captures: dict[tuple, int] = {}
+        self._captures: dict[tuple, bool] = {}
 
     # ------------------------------------------------------------------ public API
     def connect(self) -> tuple[int, int | None]:
@@ -98,14 +98,15 @@ class ConnectionReader(Search):
         if ch is None or len(ch.libs) > self.cl.capture_libs:
             return False
         key = (g.hash, g.ko, g.ko_color, min(ch.stones), first)
-        hit = self._captures.get(key)
-        if hit is None:
-            r = self.reader
-            if first:
-                hit = r._aside(r._attack, p, 1)[0] == WIN
-            else:
-                hit = r._aside(r._defend, p, 1)[0] == LOSE
-            self._captures[key] = hit
+        known = self._captures.get(key)
+        if known is not None:
+            return known
+        r = self.reader
+        if first:
+            hit = r._aside(r._attack, p, 1)[0] == WIN
+        else:
+            hit = r._aside(r._defend, p, 1)[0] == LOSE
+        self._captures[key] = hit
         return hit
 
     def _cutting_chains(self) -> list:

@@ -24,7 +24,7 @@ class BadCoordinate(ValueError):
         super().__init__(message)
 
 
-def check_size(size: int) -> int:
+def check_size(size: object) -> int:
     if not isinstance(size, int) or isinstance(size, bool) or not MIN_SIZE <= size <= MAX_SIZE:
         raise ValueError(f"board size must be a whole number from {MIN_SIZE} to {MAX_SIZE}, not {size!r}")
     return size

@@ -26,10 +26,12 @@ point that is not in an eye space. Pure Python, standard library and ``teach.go`
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
+from typing import cast
 
 from .coords import diagonals
-from .game import EMPTY, Game
+from .game import EMPTY, Chain, Game
 from .lifedeath import LifeReader
 from .reading import LOSE
 from .search import Budget, BudgetExceeded
@@ -62,7 +64,7 @@ def eye_space(game: Game, p: int, limit: int = EYE_SPACE_MAX) -> EyeSpace | None
     here = board[p]
     if here != EMPTY:
         # a stone is in an eye space when its chain is shut inside one of the other colour's
-        c = chain[p]
+        c = cast(Chain, chain[p])
         starts = sorted(c.libs)
         inside = set(c.stones)
     else:
@@ -103,18 +105,18 @@ def eye_space(game: Game, p: int, limit: int = EYE_SPACE_MAX) -> EyeSpace | None
         grew = False
         for q in list(points):
             for r in nb[q]:
-                c = chain[r]
-                if c is None or c.color != enemy or r in points:
+                e = chain[r]
+                if e is None or e.color != enemy or r in points:
                     continue
-                if c.libs <= empties:
-                    points.update(c.stones)
+                if e.libs <= empties:
+                    points.update(e.stones)
                     grew = True
                     continue
-                more = _closed_areas(game, c.libs - empties, owner, set(c.stones) | points, limit - len(empties))
+                more = _closed_areas(game, e.libs - empties, owner, set(e.stones) | points, limit - len(empties))
                 if more is not None:
                     empties |= more
                     points |= more
-                    points.update(c.stones)
+                    points.update(e.stones)
                     grew = True
     if here != EMPTY and here != enemy:
         return None
@@ -249,7 +251,7 @@ def _test_position(game: Game, space: EyeSpace, extra_eye: bool) -> tuple[Game, 
     return g, min(best.stones)
 
 
-def _masses(colour: list[int], nb, skip: set[int]):
+def _masses(colour: list[int], nb, skip: Collection[int]):
     """The connected masses of one colour (stones of the test position), outside ``skip``, one at a time: a mass
     is found after the ones before it were changed, so a point emptied there is no longer part of a later one."""
     seen = set(skip)

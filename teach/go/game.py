@@ -11,6 +11,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
+
+from mypy_extensions import mypyc_attr
 
 from .coords import BadCoordinate, check_size, neighbours, parse_point, point_index, point_name, point_names
 
@@ -46,6 +49,7 @@ def parse_color(color: object) -> int:
 CAPTURE_GOALS = (1, 3, 5)  # the capture games the product offers (吃一子 / 吃三子 / 吃五子); any N >= 1 is a rule
 
 
+@mypyc_attr(native_class=False)  # compiled, its fields would refuse a wrong type with a TypeError first
 @dataclass(frozen=True)
 class Rules:
     """Rule options. The default is the Chinese rules: situational superko (art. 6), no suicide (art. 5).
@@ -62,8 +66,9 @@ class Rules:
     def __post_init__(self) -> None:
         if self.superko not in ("situational", "positional", "none"):
             raise ValueError(f"unknown superko rule {self.superko!r}")
-        if self.capture_goal is not None and (type(self.capture_goal) is not int or self.capture_goal < 1):
-            raise ValueError(f"a capture goal is a number of stones, 1 or more, not {self.capture_goal!r}")
+        goal: object = getattr(self, "capture_goal")  # as given: the compiled build would check its type first
+        if goal is not None and (type(goal) is not int or goal < 1):
+            raise ValueError(f"a capture goal is a number of stones, 1 or more, not {goal!r}")
 
 
 CHINESE_RULES = Rules()
@@ -147,9 +152,11 @@ class Game:
     objects: read them from the game again after one, never keep an old reference.
     """
 
-    def __init__(self, size: int = 19, komi: float | None = None, rules: Rules = CHINESE_RULES,
+    def __init__(self, size: object = 19, komi: float | None = None, rules: Rules = CHINESE_RULES,
                  handicap: int = 0) -> None:
-        self.size = check_size(size)
+        # ``object``: a wrong size is answered by check_size's ValueError in both builds (a compiled int
+        # parameter would refuse a float with a TypeError first)
+        self.size = size = check_size(size)
         # komi 7.5 points (贴3¾子); a handicap game has none: Black gives back half a stone per handicap stone
         self.komi = float(komi) if komi is not None else (0.0 if handicap >= 2 else DEFAULT_KOMI)
         self.rules = rules
@@ -461,7 +468,7 @@ class Game:
             else:
                 absorbed = None
             libs.discard(p)
-        removed = self._capture(captured, color) if captured else captured
+        removed = self._capture(captured, color) if captured else []
         self._log.append((p, color, self.hash, self.ko, self.ko_color, self.to_move, self._passes,
                           base, old_len, old_libs, absorbed, opp_adj, captured))
         self.hash = h
@@ -496,9 +503,9 @@ class Game:
         for s in removed:
             e ^= bits[s]
             for q in nb[s]:
-                ch = chain[q]
-                if ch is not None:
-                    ch.libs.add(s)
+                nc = chain[q]
+                if nc is not None:
+                    nc.libs.add(s)
         self._empty_bits = e
         self._captures[color] += len(removed)
         return removed
@@ -628,7 +635,7 @@ class Game:
             # only stones on empty points (handicap, most AB/AW): place them one by one, no rebuild
             for p, color in points.items():
                 self._place_stone(p, color)
-            dead = {id(c): c for c in self.all_chains if not c.libs}.values()
+            dead = list({id(c): c for c in self.all_chains if not c.libs}.values())
         else:
             for p, color in points.items():
                 self.board[p] = color
@@ -640,8 +647,8 @@ class Game:
             raise ValueError(f"setup leaves stones without liberties: {', '.join(names)}")
         self.ko = -1
         self._log.append(("setup", snap))
-        self.setups.append((len(self.moves),) + tuple(
-            tuple(sorted(p for p, c in points.items() if c == color)) for color in (BLACK, WHITE, EMPTY)))
+        placed = [tuple(sorted(p for p, c in points.items() if c == color)) for color in (BLACK, WHITE, EMPTY)]
+        self.setups.append((len(self.moves), placed[0], placed[1], placed[2]))
         self._remember()
 
     def _place_stone(self, p: int, color: int) -> None:
@@ -806,7 +813,7 @@ class Game:
             if board[q] == EMPTY:
                 libs.add(q)
             elif board[q] == color:
-                libs |= chain[q].libs
+                libs |= cast(Chain, chain[q]).libs
         libs.discard(p)
         return libs
 
@@ -835,18 +842,19 @@ class Game:
                 special |= ch.libs
         if self.ko >= 0 and self.ko_color == c:
             special.add(self.ko)
-        plain = self.empty_points - special
+        free = self.empty_points - special
+        plain: list[int]
         if self._superko:
             seen = self._seen
             keys = self._keys[c]
             base = self.hash ^ _WHITE_TO_MOVE if c == BLACK else self.hash
             if self._positional:
                 other = base ^ _WHITE_TO_MOVE
-                plain = [p for p in plain if base ^ keys[p] not in seen and other ^ keys[p] not in seen]
+                plain = [p for p in free if base ^ keys[p] not in seen and other ^ keys[p] not in seen]
             else:
-                plain = [p for p in plain if base ^ keys[p] not in seen]
+                plain = [p for p in free if base ^ keys[p] not in seen]
         else:
-            plain = list(plain)
+            plain = list(free)
         is_legal = self.is_legal_point
         plain.extend(p for p in special if is_legal(p, c))
         plain.sort()

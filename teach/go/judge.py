@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
+from ._build import BUILD
 from .game import COLOR_NAMES, EMPTY, Game, IllegalMove
 from .reading import INVERT, KO_A, KO_B, LOSE, WIN, BudgetExceeded, Limits, Reader
 
@@ -234,6 +235,8 @@ class Judge:
         game = _clone(before)
         game.to_play = COLOR_NAMES[3 - self.solver]
         game.ko, game.ko_color = -1, 0
+        if not _Watch.works:
+            return None
         watch = _Watch()
         try:
             answer = self._read(game, watch)
@@ -638,6 +641,11 @@ class _WatchedList(list):
 class _Watch:
     """The points a reading looked at: every board point and chain entry it read, and for every chain it
     reached, the chain's stones and their neighbours (a chain's liberties and extent depend on those)."""
+
+    # It sees the reads through the lists' Python indexing. The compiled readers (teach/go/_build.py) index a
+    # list directly, past any subclass, so there it would see almost nothing and take real moves for moves
+    # elsewhere: with the compiled build every move is read as it is (the same verdicts, no shortcut).
+    works = BUILD == "python"
 
     def __init__(self) -> None:
         self.read: set[int] = set()

@@ -139,7 +139,7 @@ class _Board:
         return len(self.chain(q)[1])
 
     def same_chain(self, a: int, b: int) -> bool:
-        return self.board[a] == self.board[b] and self.chain(a) is self.chain(b)
+        return self.board[a] == self.board[b] and self.chain(a)[0] == self.chain(b)[0]  # the same first stone
 
     def approxlib(self, q: int, color: int, maxlib: int) -> int:
         """Liberties a stone of ``color`` on empty q would have, captures ignored, counted up to maxlib."""
@@ -420,9 +420,10 @@ def unconditional_status(game: Game, point: str | int) -> str:
             raise BadCoordinate(point, game.size, "off the board")
         p = point
     else:
-        p = parse_point(point, game.size)
-        if p is None:
+        parsed = parse_point(point, game.size)
+        if parsed is None:
             raise BadCoordinate(point, game.size, "a point is needed here, not a pass")
+        p = parsed
     return _analysis(game).status[p]
 
 

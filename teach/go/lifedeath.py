@@ -42,14 +42,12 @@ Pure Python: standard library and ``teach.go`` only.
 
 from __future__ import annotations
 
-from .game import EMPTY, Game, IllegalMove
+from typing import cast
+
+from .game import EMPTY, Chain, Game, IllegalMove
+from .life import unconditionally_alive as _life_alive  # unconditional life (GNU Go's unconditional_status)
 from .reading import GTP_CODE, KO_A, KO_B, LOSE, NAMES, WIN, Limits, reading_copy
 from .search import Budget, BudgetExceeded, Search, named
-
-try:  # unconditional life (GNU Go's unconditional_status), written alongside this module
-    from .life import unconditionally_alive as _life_alive
-except ImportError:  # pragma: no cover - the module ships with the package
-    _life_alive = None
 
 __all__ = ["LifeReader", "default_region", "owl", "solve", "dragon_status", "KO_THREATS", "Budget", "BudgetExceeded",
            "Limits", "WIN", "KO_A", "KO_B", "LOSE"]
@@ -152,7 +150,7 @@ def default_region(game: Game, group: int, eye_max: int = EYE_MAX, link: bool = 
     return region, eye
 
 
-class LifeReader(Search):
+class LifeReader(Search[Budget]):
     """Reads the life and death of one group. Keep one reader per position to share its transposition table.
 
     ``limits``: a ``Budget`` (nodes, seconds, max_depth); the tactical ``Limits`` are one too."""
@@ -183,9 +181,7 @@ class LifeReader(Search):
         self._path: set[tuple] = set()
         self._retakes = 0
         self._history: dict[int, dict[int, int]] = {1: {}, 2: {}}  # cutoffs each move made, per colour
-        self._root_alive = False
-        if _life_alive is not None:
-            self._root_alive = group in _life_alive(game, self.defender)
+        self._root_alive = group in _life_alive(game, self.defender)
 
     # ------------------------------------------------------------------ public API
     def kill(self) -> tuple[int, int | None]:
@@ -252,7 +248,7 @@ class LifeReader(Search):
             if self._root_alive:
                 return (WIN, None) if color == self.defender else (LOSE, None)
             self._set_turn(color)
-            t = g.chain_of[self.target]
+            t = cast(Chain, g.chain_of[self.target])
             if len(t.libs) >= 2 and self._pass_alive(t):
                 return (WIN, None) if color == self.defender else (LOSE, None)
             ban = g.ko if (g.ko >= 0 and g.ko_color == color) else -1
@@ -482,12 +478,12 @@ class LifeReader(Search):
         board, chain = g.board, g.chain_of
         d = self.defender
         region = self.region
-        t = chain[self.target]
+        t = cast(Chain, chain[self.target])
         seen = {id(t)}
         out = {q for q in t.libs if q not in region}
         for p in self._moves_list:
             if board[p] == d:
-                c = chain[p]
+                c = cast(Chain, chain[p])
                 if id(c) not in seen:
                     seen.add(id(c))
                     for q in c.libs:

@@ -52,7 +52,7 @@ def race_chains(game: Game, targets: list[int]) -> list[int]:
     return list(out.values())
 
 
-class RaceReader(Search):
+class RaceReader(Search[Budget]):
     """Reads a capturing race from one position. ``tt`` may be shared between readers of the same race.
 
     ``limits``: a ``Budget`` (nodes, seconds, max_depth); the tactical ``Limits`` are one too."""
@@ -83,10 +83,12 @@ class RaceReader(Search):
         moves = [m for m in self._moves(side, passes) if self._legal(m, side)]
         if not moves:
             return SEKI, PASS
-        values = {m: self.after(m, passes, fresh=False) for m in moves}
-        values = {m: v for m, v in values.items() if v is not None}
-        pick = max if side == self.solver else min
-        v = pick(values.values())
+        values: dict[int, int] = {}
+        for m in moves:
+            after = self.after(m, passes, fresh=False)
+            if after is not None:
+                values[m] = after
+        v = max(values.values()) if side == self.solver else min(values.values())
         good = [m for m in moves if values.get(m) == v]
         good = [m for m in good if m != PASS] or good
         return v, good[0]
@@ -272,11 +274,11 @@ class RaceReader(Search):
 
     def _touches_enemy(self, p: int, side: int) -> bool:
         chain = self.g.chain_of
-        return any(chain[q] is not None and chain[q].color != side for q in self.nb[p])
+        return any((c := chain[q]) is not None and c.color != side for q in self.nb[p])
 
     def _captures(self, p: int, side: int) -> bool:
         chain = self.g.chain_of
-        return any(chain[q] is not None and chain[q].color != side and len(chain[q].libs) == 1 for q in self.nb[p])
+        return any((c := chain[q]) is not None and c.color != side and len(c.libs) == 1 for q in self.nb[p])
 
     def _sensible(self, p: int, side: int) -> bool:
         """Not a suicide and not the filling of a one-point eye of one's own single chain."""
@@ -289,7 +291,7 @@ class RaceReader(Search):
             if c.color != side:
                 if len(c.libs) == 1:
                     return True
-                return any(chain[r] is None or (chain[r].color == side and len(chain[r].libs) > 1)
+                return any((n := chain[r]) is None or (n.color == side and len(n.libs) > 1)
                            for r in self.nb[p])
             if own is None:
                 own = c

@@ -17,11 +17,12 @@ the side to move takes the ko first), KO_B (works only by winning a ko the other
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from typing import cast
 from dataclasses import dataclass, replace
 from itertools import islice
 
-from .game import EMPTY, Game, IllegalMove, Rules
+from .game import EMPTY, Chain, Game, IllegalMove, Rules
 from .search import Budget, BudgetExceeded, Search, named
 
 LOSE, KO_B, KO_A, WIN = 0, 1, 2, 3
@@ -93,11 +94,11 @@ def reading_copy(game: Game) -> Game:
     return g
 
 
-class Reader(Search, clock_every=256):
+class Reader(Search["Limits"]):
     """Reads one position. Keep one Reader per position to share its transposition table."""
 
     def __init__(self, game: Game, limits: Limits = Limits()) -> None:
-        super().__init__(limits)
+        super().__init__(limits, clock_every=256)
         self.g = reading_copy(game)
         self.size = game.size
         self.nb = self.g.adjacent
@@ -177,11 +178,12 @@ class Reader(Search, clock_every=256):
             self.cache.pop(self._key("A" if attacker else "D", t, color), None)
             self._excluded = excluded
             try:
-                result, move = read(t, 0)
+                result, again = read(t, 0)
             finally:
                 self._excluded = set()
-            if result == LOSE or move is None:
-                break
+            if result == LOSE or again is None:
+                return result, again
+            move = again
         return result, move
 
     def _refuted(self, t: int, move: int, color: int, claimed: int, attacker: bool) -> bool:
@@ -314,7 +316,7 @@ class Reader(Search, clock_every=256):
         self.cache[key] = (depth, best, best_move)
         return best, best_move
 
-    def _best(self, t: int, moves: Iterator[int], color: int, depth: int, answer) -> tuple[int, int | None]:
+    def _best(self, t: int, moves: Iterable[int], color: int, depth: int, answer) -> tuple[int, int | None]:
         """Try each move for ``color`` and let the other side ``answer``; the best result and its move.
         A line that starts by taking a ko is worth at most KO_A unless the other side's retake (after a threat)
         was read and fails; deep in the tree nobody takes a ko."""
@@ -369,7 +371,7 @@ class Reader(Search, clock_every=256):
         """The move just played captured the target; is the capturing chain left in atari, so that the defender
         takes it straight back (a snapback, 倒扑; a plain ko is handled as a ko)? The point of that recapture."""
         g = self.g
-        capturer = g.chain_of[move]
+        capturer = cast(Chain, g.chain_of[move])
         if len(capturer.libs) != 1:
             return None
         (back,) = capturer.libs
@@ -761,7 +763,7 @@ def ladder_attack(game: Game, point: int, limits: Limits = Limits()) -> tuple[in
         return reader._best(t, moves, attacker, depth, lambda t, d: (escape(t, d), None))
 
     def escape(t: int, depth: int) -> int:
-        ch = g.chain_of[t]
+        ch = cast(Chain, g.chain_of[t])
         if len(ch.libs) != 1:
             return WIN
         best = LOSE

@@ -169,30 +169,13 @@ class _Clock:
     def read(self, game: Game, attack: bool, target: int) -> tuple[int, int | None]:
         """A root read (attack or defend the chain at ``target``, the side to move in ``game`` first), counted;
         over budget it proves nothing."""
-        reader = _MeteredReader(game, self.limits(), self.meter)
+        reader = Reader(game, self.limits())
         try:
             return (reader.attack if attack else reader.defend)(target)
         except BudgetExceeded:
             raise _Unproven from None
         finally:
-            reader.settle()
-
-
-class _MeteredReader(Reader):
-    """The tactical reader, its nodes counted on the review's meter (each read restarts its own count)."""
-
-    def __init__(self, game: Game, limits: Limits, meter: _Meter) -> None:
-        super().__init__(game, limits)
-        self.meter = meter
-
-    def _start(self) -> None:
-        self.settle()
-        super()._start()
-
-    def settle(self) -> None:
-        """Count the nodes of the read so far on the meter."""
-        self.meter.spent += self.nodes
-        self.nodes = 0
+            self.meter.spent += reader.nodes_read()
 
 
 class _MeteredJudge(Judge):
@@ -206,14 +189,14 @@ class _MeteredJudge(Judge):
     def _read(self, game: Game, watch=None) -> tuple[int, int | None]:
         if self.goal.kind not in ("capture", "save") or any(game.board[p] == EMPTY for p in self.targets):
             return super()._read(game, watch)
-        reader = _MeteredReader(game, self.limits, self.meter)
+        reader = Reader(game, self.limits)
         if watch is not None:
             watch.attach(reader.g)
         attacker_to_move = (game.to_move == self.solver) == (self.goal.kind == "capture")
         try:
             return self._attack_any(reader) if attacker_to_move else self._defend_all(reader)
         finally:
-            reader.settle()
+            self.meter.spent += reader.nodes_read()
 
 
 class _Unproven(Exception):

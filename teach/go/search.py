@@ -13,8 +13,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 UNKNOWN = "unknown"
+# the clock every search looks at: a name of this module (read at each look, in either build), so that a test
+# can give the searches a slow machine's
+clock = time.perf_counter
 
 
 class BudgetExceeded(Exception):
@@ -31,41 +35,41 @@ class Budget:
     max_depth: int = 80  # plies; ladders across a 19x19 board stay well inside
 
 
-def _ticker(mask: int):
-    # the mask is a constant of the function, not an attribute looked up at every node
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.limits.nodes or (self.nodes & mask == 0 and time.perf_counter() > self._deadline):
-            raise BudgetExceeded(self.nodes)
-
-    _tick.__doc__ = "Count one node; over the node budget (or, checked every so often, the clock) stop the read."
-    return _tick
+L = TypeVar("L", bound=Budget)
 
 
-class Search:
-    """A search within ``limits`` (a ``Budget`` or anything with its fields). ``clock_every`` (a power of two,
-    given as ``class Reader(Search, clock_every=256)``) is how many nodes pass between two looks at the clock."""
+class Search(Generic[L]):
+    """A search within ``limits`` (a ``Budget``, or a reader's own kind of budget with more fields: the tactical
+    reader's ``Limits``). ``clock_every`` (a power of two) is how many nodes pass between two looks at the clock."""
 
-    def __init_subclass__(cls, clock_every: int | None = None, **kw) -> None:
-        super().__init_subclass__(**kw)
-        if clock_every is not None:
-            cls._tick = _ticker(clock_every - 1)
-
-    def __init__(self, limits: Budget) -> None:
-        self.limits = limits
-        self.nodes = 0
+    def __init__(self, limits: L, clock_every: int = 128) -> None:
+        self.limits: L = limits
+        self.nodes = 0  # of the current read (``_start`` begins a new count)
+        self._earlier = 0  # of the reads before it (``nodes_read``)
         self._deadline = 0.0
+        self._clock_mask = clock_every - 1
 
-    _tick = _ticker(127)
+    def _tick(self) -> None:
+        """Count one node; over the node budget (or, checked every so often, the clock) stop the read."""
+        self.nodes += 1
+        if self.nodes > self.limits.nodes or (
+                self.nodes & self._clock_mask == 0 and clock() > self._deadline):
+            raise BudgetExceeded(self.nodes)
 
     def _start(self) -> None:
         """Begin a read: no nodes spent, the clock set."""
+        self._earlier += self.nodes
         self.nodes = 0
-        self._deadline = time.perf_counter() + self.limits.seconds
+        self._deadline = clock() + self.limits.seconds
+
+    def nodes_read(self) -> int:
+        """Every node this searcher has read, over all its reads (a caller metering several reads counts these;
+        the readers are compiled classes, which cannot be subclassed to count them: see teach/go/_build.py)."""
+        return self._earlier + self.nodes
 
     def _in_time(self) -> bool:
         """Is the clock still inside the budget? (Every look at the clock goes through this module.)"""
-        return time.perf_counter() <= self._deadline
+        return clock() <= self._deadline
 
     def _aside(self, read: Callable, *args):
         """``read(*args)`` on a budget of its own, the current read's count and clock kept: for a question
@@ -75,6 +79,7 @@ class Search:
         try:
             return read(*args)
         finally:
+            self._earlier += self.nodes - saved[0]  # the outer read's nodes are counted when it ends
             self.nodes, self._deadline = saved
 
 
