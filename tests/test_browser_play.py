@@ -216,6 +216,11 @@ def test_a_game_against_the_computer_is_read_aloud_and_its_points_are_44_px_apar
         point = _kid_move(game_of(db.session.get(PlayedGame, game_id)))
     move_and_wait(page, "tablet", point)
     page.wait_for_function("t => window.__spoken.some(s => s.includes(t))", arg=turn)
+    # the last move's ring (half its width outside the stone) stays inside the 17 units this board keeps round
+    # its edge stones (stones.js), so on an edge stone it is not cut off
+    ring = page.evaluate("""() => { const s = getComputedStyle(document.querySelector('svg.board .pt.last circle.stone'));
+        return parseFloat(s.r) + parseFloat(s.strokeWidth) / 2; }""")
+    assert ring <= 17, ring
 
     # resigning: the question is said, and then the result
     page.click("#resign")
