@@ -2,7 +2,7 @@
 
 Everything else about the package is in pyproject.toml. ``pip install -e .`` (the README's ``make``) type-checks
 the modules below with mypy and compiles them to C extensions beside their source; the readers then answer in
-about two thirds of the time (see the README, "The engine's compiled build"). When the build cannot be made (no C
+half to two thirds of the time (see the README, "The engine's compiled build"). When the build cannot be made (no C
 compiler, no Python headers, ``TEACH_PURE_PYTHON=1`` at install), the install goes on without it and the source
 runs as it is: ``teach.go.BUILD`` says which build runs, and ``teach/go/_build.py`` keeps the two in step (a
 compiled module whose source has changed since it was built is never loaded).
