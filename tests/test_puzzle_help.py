@@ -3,6 +3,7 @@ from the judge's line (teach/web/puzzle_help.py)."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -128,3 +129,33 @@ def test_help_is_only_for_the_kid_s_own_open_puzzles(demo):
     assert client.post("/learn/web-first/0/show-me").status_code == 404  # an explain step
     assert client.post("/learn/web-first/2/board-hint").status_code == 404  # a quiz
     assert client.post("/learn/web-first/9/show-me").status_code == 404
+
+
+def test_a_practice_puzzle_solved_after_show_me_is_marked_as_watched_not_as_found_alone(demo):
+    """Watching the answer is kept with the try (a hint), so the set's summary tells the puzzle solved after
+    "show me" from one solved at the first try or found alone after misses."""
+    from teach.web.practice import practice_set
+
+    client = demo.test_client()
+    kid_login(demo, client)
+    first, second = practice_set("escape", 1, 7)[:2]
+
+    def wrong_moves(puzzle) -> list[str]:
+        judge, game = puzzle.judge(), puzzle.start()
+        return [m for m in game.legal_moves() if judge.judge([], m).result == "wrong"]
+
+    url = "/practice/escape/1/7/0"
+    for point in wrong_moves(first)[:3]:
+        miss(client, url, point)
+    shown = client.post(url + "/show-me").get_json()
+    assert shown["result"] == "line"
+    assert play_line(client, url, shown["line"])["result"] == "correct"
+    right = sorted(second.judge().solve().winning)[0]
+    assert play_line(client, "/practice/escape/1/7/1", [{"move": right}])["result"] == "correct"
+    page = client.get("/practice/escape/1/7/done", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    marks = re.findall(r'<li class="(\w+)" title="\d+">', page)
+    assert marks[:2] == ["shown", "first"] and set(marks[2:]) == {"missed"}
+    assert "2 of 10 solved" in page and "1 at the first try" in page
+    assert "1 after watching the answer: try it again another day" in page
+    zh = client.get("/practice/escape/1/7/done", headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
+    assert "1题是看了答案才做对的" in zh

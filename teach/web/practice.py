@@ -251,17 +251,24 @@ def summary(drill: str, level: int, seed: int):
     if drill not in DRILLS or level not in LEVELS or not 0 <= seed < MAX_SEED:
         abort(404)
     steps = practice_set(drill, level, seed)
-    tries = db.session.execute(sa.select(Attempt.step, Attempt.result).where(
+    tries = db.session.execute(sa.select(Attempt.step, Attempt.result, Attempt.hints).where(
         Attempt.kid_id == current_user.id, Attempt.lesson_id == str(PracticeKey(drill, level, seed)),
         Attempt.result.in_(("solved", "failed"))).order_by(Attempt.id)).all()
     first: dict[int, bool] = {}
     solved: set[int] = set()
-    for index, result in tries:
+    watched: set[int] = set()  # the answer was shown before the puzzle was solved
+    for index, result, hints in tries:
         first.setdefault(index, result == "solved")
-        if result == "solved":
+        if result == "solved" and index not in solved:
             solved.add(index)
-    marks = ["first" if first.get(i) else "solved" if i in solved else "missed" for i in range(len(steps))]
+            if hints:
+                watched.add(index)
+        elif hints and index not in solved:
+            watched.add(index)
+    marks = ["first" if first.get(i) else ("shown" if i in watched else "solved") if i in solved else "missed"
+             for i in range(len(steps))]
     return render_template("kid/practice_summary.html", drill=drill, level=level, marks=marks,
                            solved=len(solved), first_try=sum(1 for m in marks if m == "first"), total=len(steps),
+                           shown=sum(1 for m in marks if m == "shown"),
                            name=drill_names(g.lang)[drill], picture=drill_pictures()[drill],
                            level_picture=LEVEL_PICTURES[level])

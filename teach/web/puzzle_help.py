@@ -36,6 +36,16 @@ LINE_SECONDS = 10.0  # the whole answer: past it (a judge call is not cut short)
 _lines: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # judge -> its lines, worked out once a process
 
 
+def _note_watched(key: str, step: int) -> None:
+    """The answer was shown: the kid's latest try at this puzzle keeps it as a hint (``Attempt.hints``), so a
+    solve after watching is told from one found alone (the practice summary, the teacher's export)."""
+    latest = db.session.scalar(sa.select(Attempt).where(
+        Attempt.kid_id == current_user.id, Attempt.lesson_id == key, Attempt.step == step)
+        .order_by(Attempt.id.desc()).limit(1))
+    if latest is not None:
+        latest.hints = (latest.hints or 0) + 1
+
+
 def misses(key: str, step: int) -> int:
     """How many times this kid has missed this puzzle (failed attempts, on any device)."""
     return db.session.scalar(sa.select(sa.func.count(Attempt.id)).where(
@@ -230,6 +240,7 @@ def show_me_answer(puzzle, judge, key: str, step: int, next_url: str | None = No
     line = solution_line(judge, puzzle.start(), tuple(puzzle.targets))
     if line is None:
         return jsonify(result="another", message=_("Let's try another one!"), next=next_url)
+    _note_watched(key, step)
     if shown is not None:
         shown()
     db.session.commit()
