@@ -259,12 +259,10 @@ def summary(drill: str, level: int, seed: int):
     watched: set[int] = set()  # the answer was shown before the puzzle was solved
     for index, result, hints in tries:
         first.setdefault(index, result == "solved")
-        if result == "solved" and index not in solved:
-            solved.add(index)
-            if hints:
-                watched.add(index)
-        elif hints and index not in solved:
+        if hints and index not in solved:
             watched.add(index)
+        if result == "solved":
+            solved.add(index)
     marks = ["first" if first.get(i) else ("shown" if i in watched else "solved") if i in solved else "missed"
              for i in range(len(steps))]
     return render_template("kid/practice_summary.html", drill=drill, level=level, marks=marks,
