@@ -428,6 +428,25 @@ def test_against_the_computer_the_kid_cannot_count_the_computer_s_live_stones_de
     assert done["game_result"] == "B+1.5"
 
 
+def test_against_the_computer_the_kid_hears_why_own_stones_it_counts_dead_cannot_be_counted_alive(app, kid, client):
+    """The computer proposed the kid's own wall (A5) dead: counting it alive again is refused, and the refusal
+    says what the computer thinks of those stones (caught: play on to save them), not that they are alive."""
+    game_id = _counted_game(client)
+    ply = row_of(app, game_id).ply
+    conceded = client.post(f"/play/{game_id}/count", json={"point": "A5", "ply": ply}).get_json()["dead"]
+    with app.app_context():
+        row = db.session.get(PlayedGame, game_id)
+        row.opponent, row.level, row.proposed, row.dead = "computer", 1, list(conceded), list(conceded)
+        db.session.commit()
+    refused = client.post(f"/play/{game_id}/count", json={"point": "A5", "ply": ply}).get_json()
+    assert refused["result"] == "disagree" and refused["dead"] == conceded
+    assert "你的这些棋子已经被围住" in refused["message"] and "还活着" not in refused["message"]
+    client.post("/language", data={"lang": "en"})
+    refused = client.post(f"/play/{game_id}/count", json={"point": "A5", "ply": ply}).get_json()
+    assert "stones of yours are caught" in refused["message"] and "are alive" not in refused["message"]
+    assert row_of(app, game_id).dead == conceded
+
+
 def test_done_counting_stores_the_result_and_gives_the_counting_sticker(app, kid, client):
     game_id = _counted_game(client)
     ply = row_of(app, game_id).ply

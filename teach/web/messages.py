@@ -132,7 +132,12 @@ def player_passed(name: str) -> str:
     return _("%(name)s passed. If the game is finished, pass too.", name=name)
 
 
-def computer_disagrees(name: str) -> str:
+def computer_disagrees(name: str, holds: str = "alive") -> str:
+    """The computer refuses a tap while counting: it holds the tapped stones ``alive`` (the kid's opponent's) or
+    ``dead`` (the kid's own, which it proposed as caught)."""
+    if holds == "dead":
+        return _("%(name)s does not agree: those stones of yours are caught. Think they can get away? Keep playing!",
+                 name=name)
     return _("%(name)s does not agree: those stones are alive. Think you can capture them? Keep playing!", name=name)
 
 

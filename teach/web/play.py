@@ -531,8 +531,9 @@ def count(game_id: int):
     dead, refusal = _tapped(game, row.dead, data["point"])
     if dead is None:
         return refusal
-    if _computer_plays(row) and not _computer_agrees(row, game, dead):
-        return jsonify(result="disagree", message=messages.computer_disagrees(str(character(row.level).name)),
+    holds = _computer_holds(row, game, dead) if _computer_plays(row) else None
+    if holds is not None:
+        return jsonify(result="disagree", message=messages.computer_disagrees(str(character(row.level).name), holds),
                        ply=row.ply, state="counting", dead=list(row.dead or []))
     db.session.execute(sa.update(PlayedGame).where(PlayedGame.id == row.id, PlayedGame.ply == row.ply,
                                                    PlayedGame.state == "counting")
@@ -544,20 +545,21 @@ def count(game_id: int):
                    kid_line=view["kid_line"])
 
 
-def _computer_agrees(row: PlayedGame, game, dead: list[str]) -> bool:
-    """Against the computer the kid counts alone, so the computer holds to what it proposed for its own side:
-    the kid may mark the kid's own stones dead, or the computer's alive (both only cost the kid), and take such
-    a mark back; marking the computer's stones dead, or the kid's own alive, beyond its proposal is refused —
-    the kid plays on to capture them instead ("keep playing")."""
+def _computer_holds(row: PlayedGame, game, dead: list[str]) -> str | None:
+    """Against the computer the kid counts alone, so the computer holds to what it proposed: the kid may mark
+    the kid's own stones dead, or the computer's alive (both only cost the kid), and take such a mark back;
+    marking the computer's stones dead beyond its proposal is refused ("alive": the computer holds they live, the
+    kid plays on to capture them), and so is marking alive the kid's own stones it proposed dead ("dead": the kid
+    plays on to save them). None when the computer agrees."""
     proposed = set(row.proposed or [])
     kid = row.kid_color
     for name in set(dead) - set(row.dead or []):
         if game.color_at(name) != kid and name not in proposed:
-            return False
+            return "alive"
     for name in set(row.dead or []) - set(dead):
         if game.color_at(name) == kid and name in proposed:
-            return False
-    return True
+            return "dead"
+    return None
 
 
 @bp.post("/<int:game_id>/count/done")
