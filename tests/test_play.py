@@ -292,6 +292,7 @@ def test_resigning_ends_the_game_at_once_and_a_finished_game_takes_no_moves(app,
     ply = play(client, game_id, "D4", 0).get_json()["ply"]
     body = client.post(f"/play/{game_id}/move", json={"resign": True, "ply": ply}).get_json()
     assert body["state"] == "finished" and body["banner"]["mood"] == "lose" and body["milestones"] == []
+    assert body["banner"]["reason"] == "你认输了。"  # the kid is "you" against the computer, as in the title
     row = row_of(app, game_id)
     assert (row.result, row.winner, row.state) == ("W+R", "white", "finished") and row.finished_at
     late = play(client, game_id, "E5", ply)

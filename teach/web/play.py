@@ -246,7 +246,10 @@ def _banner(row: PlayedGame, game) -> dict:
     reason = ""
     loser = "white" if winner == "black" else "black"
     if row.result and row.result.endswith("+R"):
-        reason = _("%(name)s resigned.", name=_player(row, loser)["name"])
+        if _computer_plays(row) and loser == kid:  # "you", as the title speaks to the kid
+            reason = _("You resigned.")
+        else:
+            reason = _("%(name)s resigned.", name=_player(row, loser)["name"])
     elif row.kind == "capture" and winner is not None:
         n = game.captures[winner]
         if game.end_reason != "captures":
