@@ -206,6 +206,13 @@ def register_extensions(app: Flask) -> None:
     app.jinja_env.filters["local"] = local
     app.jinja_env.filters["local_minute"] = local_minute
     app.jinja_env.filters["aside"] = aside
+    app.jinja_env.filters["label"] = label
+
+
+def label(text: object) -> str:
+    """A label before its value, with the page's language's colon: "结果：", "Result: " (the ``label`` template
+    filter; Chinese takes the full-width colon and no space)."""
+    return f"{text}：" if getattr(g, "lang", "zh") == "zh" else f"{text}: "
 
 
 def aside(text: object) -> str:
