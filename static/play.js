@@ -144,7 +144,7 @@
   function showCaptures(captures) {
     root.querySelectorAll(".player").forEach(function (p) {
       var n = captures[p.dataset.color];
-      p.querySelectorAll(".catch").forEach(function (c, i) { c.classList.toggle("got", i < n); });
+      window.TeachStones.catches(p, n);
       var count = p.querySelector(".caught-count");
       if (count) count.textContent = n;
     });

@@ -167,7 +167,7 @@
         p.classList.toggle("now", state === "playing" && c === d.to_move);
         p.classList.toggle("won", state === "finished" && c === d.winner);
         var n = d.captures[c];
-        p.querySelectorAll(".catch").forEach(function (x, i) { x.classList.toggle("got", i < n); });
+        S.catches(p, n);
         var count = p.querySelector(".caught-count");
         if (count) count.textContent = n;
       });

@@ -104,5 +104,19 @@
     }, true);
     window.addEventListener("resize", function () { var board = svg(); if (zoomed() && board && !needed(board)) zoomOut(); });
   }
-  window.TeachStones = {rows: rows, setRows: setRows, post: post, points: points, fit: fit, zoom: zoom};
+  // a capture game's caught-stone dots: one per stone of the goal, filled as stones are caught; a capture that
+  // goes past the goal (3 to catch, 5 caught at once) adds dots, so the card shows what the banner says
+  function catches(player, n) {
+    var box = player.querySelector(".catches");
+    if (!box) return;
+    var dots = box.querySelectorAll(".catch");
+    for (var k = dots.length; k < n && dots.length; k++) {
+      var extra = dots[0].cloneNode(false);
+      extra.classList.add("extra");
+      box.appendChild(extra);
+    }
+    box.querySelectorAll(".catch").forEach(function (c, i) { c.classList.toggle("got", i < n); });
+  }
+  window.TeachStones = {rows: rows, setRows: setRows, post: post, points: points, fit: fit, zoom: zoom,
+                        catches: catches};
 })();

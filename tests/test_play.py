@@ -312,6 +312,20 @@ def test_a_capture_game_with_someone_at_home_ends_on_the_goal(app, kid, client):
     assert [m["id"] for m in body["milestones"]] == ["milestone-capture-game"]  # no level beaten
 
 
+def test_a_capture_past_the_goal_shows_every_stone_caught_on_the_card_as_the_banner_counts_them(app, kid, client):
+    """Catch 1 to win, and one move takes 2: the banner says 2, so the card has a dot for each, the second marked
+    as past the goal, not the goal's one dot alone."""
+    game_id = new_game(client, {**CAPTURE_VS_MOUSE, "who": "friend", "goal": "1"})
+    body = play_all(client, game_id, ["B1", "A1", "B2", "A2", "A3"])
+    assert body["state"] == "finished" and body["captures"]["black"] == 2
+    assert body["banner"]["reason"] == "明明先吃到了2个子。"
+    page = client.get(f"/play/{game_id}").get_data(as_text=True)
+    black = page.split('data-color="black"', 1)[1].split('data-color="white"', 1)[0]
+    assert black.count('class="catch got') == 2 and black.count(" extra") == 1
+    white = page.split('data-color="white"', 1)[1]
+    assert white.split("</div>", 1)[0].count("<span class=\"catch ") == 1  # white caught none: the goal's one empty dot
+
+
 def test_a_finished_game_is_reviewed_outside_the_request_without_anyone_asking(app, kid, client):
     """The game ends with a capture of the kid's stones the kid could have saved: by the time the runner the
     last move woke is done, the review has kept it as a retry puzzle."""
