@@ -41,19 +41,37 @@
       return r.json().catch(function () { return {result: "error", message: fallback || ""}; });
     });
   }
-  // A board without coordinates needs no room round its edge stones: its margin is cut down to the stones' own
-  // (drawn a little smaller than a cell), so that on a 390 px phone the 9 points of a 9x9 board are 44 px apart.
-  var CELL = 40, TIGHT = 17, TIGHT_STONE = 16.5;
+  // A board without coordinates needs no room round its edge stones beyond what a finger needs: its margin is
+  // cut down so that the points are at least 44 px apart (aiming at 44.5, so no rounding takes a pixel off), the
+  // 9 points of a 9x9 board on a 390 px phone too, down to the stones' own room (17 units, the stones drawn a
+  // little smaller than a cell). Where the screen has room to spare (a 7x7 board on a phone, any board on a
+  // tablet) the margin grows, up to 30 units, so the edge stones never touch the screen's edge. Fitted again
+  // when the screen turns.
+  var CELL = 40, TIGHT = 17, ROOMY = 30, FINGER = 44.5, STONE = 18.5, TIGHT_STONE = 16.5, RING = 1.75;
   function fit(board) {
-    if (!board.classList.contains("bare") || board.dataset.fitted) return;
-    var box = board.getAttribute("viewBox").split(" ").map(Number);
-    var cut = (box[2] - (parseInt(board.dataset.size, 10) - 1) * CELL) / 2 - TIGHT;
-    if (cut <= 0) return;
-    board.setAttribute("viewBox", [box[0] + cut, box[1] + cut, box[2] - 2 * cut, box[3] - 2 * cut].join(" "));
-    board.querySelectorAll("circle.stone").forEach(function (c) { c.setAttribute("r", TIGHT_STONE); });
+    if (!board || !board.classList.contains("bare") || board.closest(".zoomed")) return;
+    var full = (board.dataset.full || board.getAttribute("viewBox")).split(" ").map(Number);
+    board.dataset.full = full.join(" ");
+    var span = (parseInt(board.dataset.size, 10) - 1) * CELL, width = board.getBoundingClientRect().width;
+    var room = width > 0 ? (width * CELL / FINGER - span) / 2 : TIGHT;
+    room = Math.max(TIGHT, Math.min(ROOMY, room));
+    var cut = (full[2] - span) / 2 - room;
+    var box = [full[0] + cut, full[1] + cut, full[2] - 2 * cut, full[3] - 2 * cut];
+    board.setAttribute("viewBox", box.join(" "));
+    var wood = board.querySelector("rect.wood");
+    if (wood) ["x", "y", "width", "height"].forEach(function (k, i) { wood.setAttribute(k, box[i]); });
+    // the last move's ring, half its width outside the stone, stays inside the margin
+    var tight = room < STONE + RING, r = tight ? TIGHT_STONE : STONE;
+    board.classList.toggle("tight", tight);
+    board.querySelectorAll("circle.stone").forEach(function (c) { c.setAttribute("r", r); });
     board.dataset.fitted = "1";
   }
   document.querySelectorAll("svg.board.bare").forEach(fit);
+  var refit = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(refit);
+    refit = setTimeout(function () { document.querySelectorAll("svg.board.bare").forEach(fit); }, 150);
+  });
 
   // A big board on a small screen (13x13 or 19x19 on a phone): when the points are too close for a child's finger,
   // the first tap zooms in on that part of the board, where points are at least 44 px apart, and the next tap

@@ -80,6 +80,12 @@ def test_a_kid_beats_the_little_mouse_at_the_capture_game_and_gets_the_sticker(s
             db.session.commit()
         if seed == 1:
             no_sideways_scroll(page)
+            # a 7x7 board has room to spare even on a phone: its edge stones keep clear of the screen's edges
+            gaps = page.evaluate("""() => { const w = window.innerWidth;
+                return ['A1', 'G7'].map(p => document.querySelector(`g.pt[data-point=${p}] circle.stone`))
+                  .map(c => { const m = c.getScreenCTM(), r = +c.getAttribute('r'), x = +c.getAttribute('cx');
+                              return [(x - r) * m.a + m.e, w - ((x + r) * m.a + m.e)]; }).flat(); }""")
+            assert min(gaps) >= 8, gaps
             shot(page, f"capture-{device}-{lang}")
         for _turn in range(80):
             if page.locator("#play-game").get_attribute("data-state") != "playing":
@@ -216,11 +222,13 @@ def test_a_game_against_the_computer_is_read_aloud_and_its_points_are_44_px_apar
         point = _kid_move(game_of(db.session.get(PlayedGame, game_id)))
     move_and_wait(page, "tablet", point)
     page.wait_for_function("t => window.__spoken.some(s => s.includes(t))", arg=turn)
-    # the last move's ring (half its width outside the stone) stays inside the 17 units this board keeps round
-    # its edge stones (stones.js), so on an edge stone it is not cut off
-    ring = page.evaluate("""() => { const s = getComputedStyle(document.querySelector('svg.board .pt.last circle.stone'));
-        return parseFloat(s.r) + parseFloat(s.strokeWidth) / 2; }""")
-    assert ring <= 17, ring
+    # the last move's ring (half its width outside the stone) stays inside the margin this board keeps round its
+    # edge stones (stones.js: 17 to 30 units, as the screen allows), so on an edge stone it is not cut off
+    ring, room = page.evaluate("""() => { const board = document.querySelector('svg.board');
+        const s = getComputedStyle(board.querySelector('.pt.last circle.stone'));
+        const box = board.viewBox.baseVal, size = +board.dataset.size;
+        return [parseFloat(s.r) + parseFloat(s.strokeWidth) / 2, (box.width - (size - 1) * 40) / 2]; }""")
+    assert 17 <= room <= 30 and ring <= room, (ring, room)
 
     # resigning: the question is said, and then the result
     page.click("#resign")
