@@ -70,7 +70,12 @@
     });
   }
 
-  if (root.id === "play-start") { startPage(); return; }
+  if (root.id === "play-start") {
+    // back from a game restores this page as it was before the game began: load it again, with "keep playing"
+    window.addEventListener("pageshow", function (e) { if (e.persisted) window.location.reload(); });
+    startPage();
+    return;
+  }
 
   // ---------------------------------------------------------------- choosing a game
   function startPage() {

@@ -113,6 +113,28 @@ def test_a_kid_beats_the_little_mouse_at_the_capture_game_and_gets_the_sticker(s
     context.close()
 
 
+@pytest.mark.parametrize("device, lang", [("phone", "zh")])
+def test_back_from_a_game_just_started_shows_it_to_keep_playing(server, browser, demo, device, lang):
+    """The browser's back button (or a tablet's swipe back) from a new game: the start page as it is now, with
+    the game to go on, not the page as it was before the game began."""
+    context, page = signed_in_page(browser, server, demo, device, lang)
+    assert page.locator("a.continue-game").count() == 0
+    tap(page, device, "#start")
+    page.wait_for_selector("#play-game")
+    game_id = game_id_of(page)
+    move_and_wait(page, device, "D4")
+    page.go_back()
+    page.wait_for_url("**/play/")
+    link = page.locator(f'a.continue-game[data-game="{game_id}"]')
+    link.wait_for(state="visible")
+    assert "接着下" in link.inner_text()
+    shot(page, f"back-{device}-{lang}")
+    tap(page, device, f'a.continue-game[data-game="{game_id}"]')
+    page.wait_for_selector("#play-game")
+    assert game_id_of(page) == game_id and page.locator('g.pt[data-point="D4"] .stone').count() == 1
+    context.close()
+
+
 @pytest.mark.parametrize("device, lang", [("phone", "zh"), ("tablet", "en")])
 def test_a_whole_game_ends_with_two_passes_and_is_counted_by_tapping(server, browser, demo, device, lang):
     context, page = signed_in_page(browser, server, demo, device, lang)

@@ -64,10 +64,14 @@ def _start_page(error: str | None = None, status: int = 200):
     unfinished = db.session.scalars(
         sa.select(PlayedGame).where(PlayedGame.kid_id == current_user.id, PlayedGame.state != "finished")
         .order_by(PlayedGame.updated_at.desc(), PlayedGame.id.desc()).limit(CONTINUE_LIMIT)).all()
-    return render_template("play/start.html", levels=levels(), goals=CAPTURE_GOALS, capture_sizes=CAPTURE_SIZES,
+    page = render_template("play/start.html", levels=levels(), goals=CAPTURE_GOALS, capture_sizes=CAPTURE_SIZES,
                            full_sizes=FULL_SIZES, error=error,
-                           handicap_sizes=[(n, [s for s in FULL_SIZES if n in HANDICAPS[s]]) for n in HANDICAPS[19]], friend_max=FRIEND_NAME_MAX,
-                           unfinished=[(r, _opponent(r)) for r in unfinished], settings=step_settings(None)), status
+                           handicap_sizes=[(n, [s for s in FULL_SIZES if n in HANDICAPS[s]]) for n in HANDICAPS[19]],
+                           friend_max=FRIEND_NAME_MAX, unfinished=[(r, _opponent(r)) for r in unfinished],
+                           settings=step_settings(None))
+    # never kept by the browser: "back" from a game just started must show it under "keep playing", not the
+    # page as it was before the game (play.js reloads a page the back/forward cache restores, for the same reason)
+    return page, status, {"Cache-Control": "no-store"}
 
 
 def _choice(form, name: str, allowed):
