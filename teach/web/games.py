@@ -305,14 +305,24 @@ def sgf(game_id: int):
 # ---------------------------------------------------------------------- the review: retry puzzles
 class RetryPuzzle:
     """A missed capture as the puzzle the move contract judges (``teach.web.moves.judge_move``): its start
-    position, its goal, and the default kid-language texts (no lesson words of its own)."""
+    position, its goal, and the default kid-language texts but one: the lessons' "the little mouse ran away" is
+    no line for a game's stones, when the weakest computer opponent is the Little Mouse (小老鼠)."""
 
     success = None
-    wrong = None
 
     def __init__(self, row: MissedCapture) -> None:
         self.row = row
         self.goal = row.goal
+
+    @property
+    def wrong(self) -> dict:
+        try:
+            n = len(self.start().chain_at(self.row.target))
+        except (ValueError, KeyError):
+            n = 2
+        return {"escapes": {g.lang: ngettext("Oh no, that stone got away! Look where it ran, and try again.",
+                                             "Oh no, those stones got away! Look where they ran, and try again.",
+                                             n)}}
 
     def start(self) -> Game:
         return position_of(self.row)
