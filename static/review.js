@@ -10,13 +10,17 @@
   // ---------------------------------------------------------------- waiting for the review
   if (review.dataset.state === "waiting" || review.dataset.state === "running") {
     var wait = 1500;
+    // most reviews take under a second; after a few seconds the kid is told a long game takes a while, and
+    // offered another game meanwhile (the page goes on asking every few seconds, so it shows as soon as it is done)
+    var later = document.getElementById("pending-later");
+    setTimeout(function () { if (later) later.hidden = false; }, 5000);
     (function poll() {
       setTimeout(function () {
         fetch(review.dataset.statusUrl, {credentials: "same-origin", headers: {"Accept": "application/json"}})
           .then(function (r) { return r.json(); })
           .then(function (data) {
             if (data.status === "done") window.location.reload();
-            else { wait = Math.min(wait * 1.5, 10000); poll(); }
+            else { wait = Math.min(wait * 1.5, 4000); poll(); }
           })
           .catch(function () { wait = Math.min(wait * 2, 20000); poll(); });
       }, wait);

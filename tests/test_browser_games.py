@@ -182,6 +182,10 @@ def test_the_review_page_waits_for_the_review_and_then_shows_the_puzzle(demo, br
         assert "你认输了" in page.locator(".result").inner_text()
         _fits(page, "phone")
         _no_english(page)
+        # a review that takes longer than a few seconds: the kid need not sit and wait
+        page.locator("#pending-later").wait_for(state="visible", timeout=15000)
+        assert "再来一盘" in page.locator("#pending-later").inner_text()
+        _fits(page, "phone")
         page.screenshot(path="/tmp/games-phone-zh-pending.png", full_page=True)
         with demo.app_context():
             stamp = reviews.claim_game(game_id)
