@@ -365,6 +365,36 @@ def test_the_list_of_own_lessons_says_draft_or_published_and_to_which_classes(de
     assert not _kid_sees(demo, "CAT234", "Lily", "star,apple,sun", lesson_id)
 
 
+def test_a_kid_s_try_on_a_teacher_s_own_puzzle_is_named_and_replayed_on_the_kid_s_page(demo, outsider, client):
+    """The class page and the kid's page name the teacher's puzzle by its title, not its id, and the kid's wrong
+    move on it is replayed like one on a catalogue puzzle (its Replay was a dead link)."""
+    from teach.models import Group, User
+
+    teacher_login(client)
+    pk = _saved_puzzle(demo, client)
+    with demo.app_context():
+        lesson_id = db.session.get(TeacherLesson, pk).lesson_id
+        class_id = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+        lily = db.session.scalar(sa.select(User.id).where(User.name == "Lily"))
+    own = client.get(f"/teach/classes/{class_id}", headers=EN).get_data(as_text=True).split("own-lessons", 1)[1]
+    assert "Catch the white mouse" in own.split("</ul>")[0] and "Draft: no kid sees it yet" in own.split("</ul>")[0]
+    client.post(f"/teach/lessons/{pk}/classes", data={"class": class_id, "action": "publish"})
+    own = client.get(f"/teach/classes/{class_id}", headers=ZH).get_data(as_text=True).split("own-lessons", 1)[1]
+    assert "本班孩子能看到" in own.split("</ul>")[0] and lesson_id not in own.split("</ul>")[0].split("href")[0]
+    kid = demo.test_client()
+    assert kid.post(f"/kids/CAT234/{lily}", data={"pictures": "star,apple,sun"}).status_code == 302
+    wrong = kid.post(f"/learn/{lesson_id}/0/move", json={"move": "A1", "attempt": None, "ply": 0}).get_json()
+    assert wrong["result"] == "wrong" and wrong["reply"] == "E4"
+    page = client.get(f"/teach/classes/{class_id}/kids/{lily}", headers=EN).get_data(as_text=True)
+    tries = page.split("Recent tries", 1)[1].split("</ul>", 1)[0]
+    assert "Catch the white mouse" in tries and lesson_id not in tries.replace(f"/{lesson_id}", "")
+    replay = re.search(r'href="(/teach/classes/\d+/kids/\d+/attempts/\d+)\?ply=0"', tries).group(1)
+    shown = client.get(replay, headers=EN)
+    assert shown.status_code == 200
+    text = shown.get_data(as_text=True)
+    assert "Catch the white mouse" in text and "Lily played A1: a wrong move." in text and "E4" in text
+
+
 def test_publishing_to_a_class_that_is_not_yours_changes_nothing(demo, outsider, client):
     from teach.models import Group
 

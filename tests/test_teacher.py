@@ -478,7 +478,7 @@ def test_an_uploaded_lesson_that_checks_is_saved_and_shown_to_the_class(demo, cl
     status, done = proof_answer(demo, client, r, EN)
     assert status == "done" and "checked out and is saved" in done
     page = client.get(f"/teach/classes/{demo_class(demo)}").get_data(as_text=True)
-    preview = re.search(r'href="(/teach/lessons/\d+)">my-own<', page).group(1)
+    preview = re.search(r'href="(/teach/lessons/\d+)">老鼠想逃跑<', page).group(1)  # by its title
     shown = client.get(preview).get_data(as_text=True)
     assert 'data-kind="puzzle"' in shown and "<svg" in shown
     again = client.post("/teach/lessons", data={"lesson": (io.BytesIO(GOOD_LESSON.encode()), "mine.yaml")},

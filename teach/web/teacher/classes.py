@@ -10,8 +10,8 @@ from flask import abort, flash, g, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from teach.models import (Assignment, Group, Membership, ParentLink, TeacherInvitation, TeacherLesson, User, new_code,
-                          utcnow)
+from teach.models import (Assignment, Group, Membership, ParentLink, TeacherInvitation, TeacherLesson,
+                          TeacherLessonClass, User, new_code, utcnow)
 from teach.web import classroom, content
 from teach.web.access import teacher_required
 from teach.web.extensions import db
@@ -59,6 +59,11 @@ def render_class_page(group: Group, status: int = 200, **form_values):
                                      .order_by(Assignment.due_on, Assignment.id)).all()
     own = db.session.scalars(sa.select(TeacherLesson).where(TeacherLesson.owner_id.in_([t.id for t in teachers]))
                              .order_by(TeacherLesson.created_at)).all()
+    here = set(db.session.scalars(sa.select(TeacherLessonClass.lesson_pk).where(
+        TeacherLessonClass.group_id == group.id, TeacherLessonClass.lesson_pk.in_([l.id for l in own]))))
+    # each by its title, and whether this class's kids see it: a draft, published here, or to other classes only
+    own = [(l, classroom.typed_lesson(l), "draft" if l.published_at is None else "here" if l.id in here else "other")
+           for l in own]
     return render_template("teacher/class.html", group=group, kids=classroom.class_kids(group.id),
                            archived_kids=classroom.class_kids(group.id, archived=True), teachers=teachers,
                            assignments=assignments, catalog=content.catalog(), own_lessons=own,

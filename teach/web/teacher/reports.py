@@ -21,7 +21,7 @@ from teach.web.board import render_board, rows_after
 from teach.web.extensions import db
 
 from . import bp
-from .scope import class_kid_or_404, class_or_404, puzzle_or_none
+from .scope import class_kid_or_404, class_or_404, kid_lessons, puzzle_or_none
 
 
 def _dashboard_data(group: Group) -> dict:
@@ -248,6 +248,7 @@ def kid_detail(class_id: int, kid_id: int):
     by_lesson = sorted({lid: spent.lesson(kid.id, lid) for (_k, lid, _d) in spent.cells}.items(),
                        key=lambda x: -x[1])
     return render_template("teacher/kid.html", group=group, kid=kid, catalog=cat,
+                           tried=kid_lessons(kid, {a.lesson_id for a in attempts}),
                            days=days, week=spent.week(kid.id, today), total=spent.total(kid.id),
                            by_lesson=by_lesson, minutes=timing.minutes, games_key=timing.GAMES,
                            timeline=classroom.timeline(kid, cat), weak=classroom.weak_topics(kid, cat),
@@ -263,7 +264,8 @@ def replay(class_id: int, kid_id: int, attempt_id: int):
     attempt = db.session.get(Attempt, attempt_id)
     if attempt is None or attempt.kid_id != kid.id:
         abort(404)
-    puzzle = puzzle_or_none(attempt.lesson_id, attempt.step)
+    lesson = kid_lessons(kid, {attempt.lesson_id}).get(attempt.lesson_id)  # a teacher's own lesson too
+    puzzle = puzzle_or_none(attempt.lesson_id, attempt.step, lesson)
     if puzzle is None:
         abort(404)
     played, story = replay_story(puzzle, attempt.moves)
@@ -271,7 +273,7 @@ def replay(class_id: int, kid_id: int, attempt_id: int):
     board = render_board(rows_after(puzzle.start(), played[:ply]), lang=g.lang,
                          last=played[ply - 1] if ply else None)
     return render_template("teacher/replay.html", group=group, kid=kid, attempt=attempt, puzzle=puzzle,
-                           lesson=content.catalog().lessons[attempt.lesson_id], board=board, ply=ply,
+                           lesson=lesson, board=board, ply=ply,
                            played=played, story=story)
 
 

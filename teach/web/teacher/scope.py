@@ -55,11 +55,22 @@ def my_classes(archived: bool | None = None) -> list[Group]:
     return list(db.session.scalars(q))
 
 
-def puzzle_or_none(lesson_id: str, step: int):
-    lesson = content.catalog().lessons.get(lesson_id)
+def puzzle_or_none(lesson_id: str, step: int, lesson=None):
+    lesson = lesson or content.catalog().lessons.get(lesson_id)
     if lesson is None or not 0 <= step < len(lesson.steps) or lesson.steps[step].kind != "puzzle":
         return None
     return lesson.steps[step]
+
+
+def kid_lessons(kid: User, lesson_ids) -> dict:
+    """The lessons among ``lesson_ids`` this kid can have tried: the catalogue's, and the teachers' own lessons
+    published to the kid's classes (typed from their files; one query for all of them)."""
+    found = {lid: lesson for lid in lesson_ids if (lesson := content.catalog().lessons.get(lid)) is not None}
+    if set(lesson_ids) - found.keys():
+        for lesson in classroom.class_lessons(kid.id):
+            if lesson.id in lesson_ids:
+                found.setdefault(lesson.id, lesson)
+    return found
 
 
 def confirmed() -> bool:
