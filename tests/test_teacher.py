@@ -95,6 +95,24 @@ def test_a_bad_name_list_saves_nobody_and_says_why(demo, client, names, says):
     assert count_kids(demo, class_id) == before
 
 
+def test_switching_language_on_a_refused_form_goes_back_to_the_form_s_page_not_the_home_page(demo, client):
+    """A refused form is shown again under the form's POST address, which cannot be loaded again: the language
+    switch there leads back to the page the form was on (the browser's Referer, when it is this site)."""
+    teacher_login(client)
+    class_id = demo_class(demo)
+    page_url = f"/teach/classes/{class_id}"
+    refused = client.post(f"{page_url}/kids", data={"names": "Ann\n" + "x" * 50}, headers={
+        **EN, "Referer": f"http://localhost{page_url}"}).get_data(as_text=True)
+    assert "too long" in refused and f'name="next" value="{page_url}"' in refused
+    switched = client.post("/language", data={"lang": "zh", "next": page_url})
+    assert switched.headers["Location"].endswith(page_url)
+    assert "小老鼠班" in client.get(page_url).get_data(as_text=True)
+    # a Referer from another site is no way back: the switch leads home
+    elsewhere = client.post(f"{page_url}/kids", data={"names": "Ann\n" + "x" * 50},
+                            headers={**EN, "Referer": "http://evil.example/teach"}).get_data(as_text=True)
+    assert 'name="next" value=""' in elsewhere
+
+
 def test_reset_picture_password_and_unlock_a_locked_kid(demo, client):
     kid = kid_id(demo, "Lily")
     kid_client = demo.test_client()

@@ -200,7 +200,9 @@ def register_extensions(app: Flask) -> None:
 
     from teach.web.pictures import glyph, number_dots, spoken
 
-    app.jinja_env.globals.update(glyph=glyph, spoken=spoken, number_dots=number_dots)
+    from teach.web.safety import this_page
+
+    app.jinja_env.globals.update(glyph=glyph, spoken=spoken, number_dots=number_dots, this_page=this_page)
     from teach.web.daily import local, local_minute
 
     app.jinja_env.filters["local"] = local

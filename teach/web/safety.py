@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from flask import request
+
 
 def safe_next(target: str | None) -> str | None:
     """A ``next`` address we may redirect to: a path on this site only (no other host, no ``//`` or ``\\``)."""
@@ -13,3 +15,16 @@ def safe_next(target: str | None) -> str | None:
     if parts.scheme or parts.netloc:
         return None
     return target
+
+
+def this_page() -> str:
+    """Where the language switch (and other "come back here" forms) should lead back to: this page for a GET; for
+    the answer to a form (a refused form shown again, under the form's POST address) the page the form was on,
+    when the browser says it and it is on this site; else nothing (the home page)."""
+    if request.method == "GET":
+        return request.full_path.rstrip("?")
+    referrer = urlsplit(request.referrer or "")
+    if referrer.netloc != request.host or referrer.scheme not in ("http", "https"):
+        return ""
+    return safe_next(referrer.path + ("?" + referrer.query if referrer.query else "")) or ""
+
