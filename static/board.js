@@ -80,6 +80,9 @@
         else if (data.result === "wrong") {
           say(data.message, false); beep(false);
           document.getElementById("retry").hidden = false; done = true;
+          // on a tablet the board can fill the screen: the words and "try again" are brought into view
+          var actions = retry && retry.parentNode;
+          if (actions && actions.scrollIntoView) actions.scrollIntoView({block: "nearest", behavior: "smooth"});
         } else { say(data.message, true); attempt = data.attempt; ply = data.ply; }
         step.dispatchEvent(new CustomEvent("teach:verdict", {detail: data}));  // help.js listens
       };
@@ -161,6 +164,14 @@
 
   function tap(pt) {
     var name = pt.dataset.point;
+    if (kind === "puzzle" && done && retry && !retry.hidden && !busy) {
+      // a tap on the board after a wrong move is a new try: the board starts again (as "try again" does) and,
+      // where the point is free at the start, the tapped point is the first move; a child who cannot read the
+      // words or find the button is never left tapping a board that does nothing
+      retry.click();
+      if (!pt.classList.contains("black") && !pt.classList.contains("white")) playMove(name);
+      return;
+    }
     if (kind === "puzzle") playMove(name);
     else if (kind === "quiz") {
       var ask = step.dataset.ask;

@@ -10,7 +10,7 @@
   var stones = window.TeachStones;
   var showMe = document.getElementById("show-me");
   var words = document.getElementById("help-words").dataset;
-  var playing = false, hintWords = "";
+  var playing = false, hintWords = "", missWords = "";
   var MOVE_PAUSE = 1100, REPLY_PAUSE = 900;
 
   function mark(names, cls) {
@@ -28,7 +28,12 @@
       mark(data.stones, "help-stone");
       mark(data.liberties, "help-liberty");
       hintWords = data.message || "";
-      if (hintWords) { api.say(hintWords); api.speak(hintWords); }
+      // after the words for the miss (why the move failed), not instead of them
+      if (hintWords) {
+        var gap = step.dataset.lang === "zh" ? "" : " ";  // Chinese sentences follow on without a space
+        api.say(missWords ? missWords + gap + hintWords : hintWords, false);
+        api.speak(hintWords);
+      }
     });
   }
 
@@ -36,6 +41,7 @@
     var data = e.detail;
     if (data.result === "correct") { showMe.hidden = true; return; }  // solved: the way on is "next"
     if (data.result !== "wrong") return;  // "thinking" and "slow" are no miss (board.js takes the stone back)
+    missWords = data.message || "";
     boardHint();  // the server counts the misses (on any device, after a reload too) and says what help is due
   });
 

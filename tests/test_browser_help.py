@@ -63,6 +63,39 @@ def goal(page) -> dict:
     return {k: box.get_attribute(f"data-{k}") for k in ("puzzles", "streak", "kyu", "met")}
 
 
+@pytest.mark.parametrize("device, lang", [("phone", "zh"), ("tablet", "en")])
+def test_after_a_miss_the_board_takes_a_new_try_and_the_miss_s_words_stay_beside_the_hint(server, browser, demo,
+                                                                                           device, lang):
+    """A child who cannot read the words or find "try again": a tap on the board after a miss starts a new try
+    with that point. The words for a miss (why it failed) stay when the board's hint comes, and are on screen."""
+    context, page = signed_in(browser, server, demo, device, lang)
+    page.click("a[data-lesson=web-first]")
+    page.click("#next")
+    page.wait_for_url("**/learn/web-first/1")
+    with page.expect_response("**/move") as first:
+        tap(page, device, "g.pt[data-point=D4]")
+    assert first.value.json()["result"] == "wrong"
+    page.wait_for_selector("#retry:not([hidden])")
+    page.wait_for_timeout(600)  # the smooth scroll
+    box, height = page.locator("#retry").bounding_box(), page.viewport_size["height"]
+    assert 0 <= box["y"] and box["y"] + box["height"] <= height, (box, height)
+    with page.expect_response("**/move") as second:  # no "try again": the tap itself is the new try
+        tap(page, device, "g.pt[data-point=J1]")
+    answer = second.value.json()
+    assert answer["result"] == "wrong" and answer["message"]
+    page.wait_for_selector("g.pt.black[data-point=J1]")
+    assert page.locator("g.pt.black[data-point=D4]").count() == 0  # the board started again
+    page.wait_for_selector("g.pt.help-stone[data-point=E5]")  # the second miss: the board hints
+    page.wait_for_function("m => document.querySelector('#feedback').textContent.length > m.length",
+                           arg=answer["message"])
+    said = page.locator("#feedback").inner_text()
+    assert said.startswith(answer["message"]) and len(said) > len(answer["message"]) + 4, said
+    shot(page, f"miss-words-{device}-{lang}")
+    tap(page, device, "g.pt[data-point=E4]")  # a tap on the board once more: the right move, solved
+    page.wait_for_selector("#go-next:not([hidden])")
+    context.close()
+
+
 @pytest.mark.parametrize("device, lang", [("tablet", "zh"), ("phone", "en"), ("tablet", "en"), ("phone", "zh")])
 def test_after_three_misses_show_me_plays_the_solution_and_the_goal_advances(server, browser, demo, device, lang):
     context, page = signed_in(browser, server, demo, device, lang)
