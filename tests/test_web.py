@@ -110,8 +110,17 @@ def test_lesson_map_shows_the_first_lesson_open_and_the_next_locked(demo, client
     kid_login(client)
     page = client.get("/learn/").get_data(as_text=True)
     assert 'href="/learn/web-first"' in page
-    assert 'href="/learn/web-second"' not in page  # locked until the first is finished
-    assert client.get("/learn/web-second").status_code == 403
+    # locked until the first is finished: its card is marked so, and a tap on it says which lesson opens it
+    second = page.split('data-lesson="web-second"', 1)[0].rsplit("<li", 1)[1]
+    assert "locked" in second and "locked-link" in second
+    locked = client.get("/learn/web-second")
+    assert locked.status_code == 403
+    text = locked.get_data(as_text=True)
+    assert 'id="do-first" href="/learn/web-first"' in text and "学完《" in text and "不是给你看的" not in text
+    assert client.get("/learn/web-second/0").status_code == 403 and "do-first" in \
+        client.get("/learn/web-second/0").get_data(as_text=True)
+    # a move or an answer on a locked lesson is refused plainly (JSON), nothing stored
+    assert client.post("/learn/web-second/0/move", json={"move": "D4"}).status_code == 403
     assert client.get("/learn/no-such-lesson").status_code == 404
 
 

@@ -6,8 +6,11 @@ so progress is the same on any device and teachers see which wrong moves a class
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 import sqlalchemy as sa
-from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, send_from_directory, url_for
+from flask import (Blueprint, abort, current_app, g, jsonify, make_response, redirect, render_template, request,
+                   send_from_directory, url_for)
 from flask_login import current_user
 
 from teach.go import Game
@@ -94,8 +97,22 @@ def _open_lesson_or_404(lesson_id: str):
     if row is None and lesson.id in content.catalog().lessons \
             and lesson.id not in _unlocked(content.ordered_lessons(), _progress_rows()) \
             and lesson.id not in _assigned():  # the class's own lessons are open to the class
-        abort(403)
+        _locked(lesson)
     return lesson
+
+
+def _locked(lesson) -> NoReturn:
+    """A lesson the kid cannot open yet. A page (a tap on a locked card of the map, a link from practice) says which
+    lesson opens it — the last open one before it on the map — read aloud, with the way there: never "this page is
+    not for you". Anything else (a move, an answer) gets the plain 403."""
+    if request.method != "GET":
+        abort(403)
+    lessons = content.ordered_lessons()
+    unlocked = _unlocked(lessons, _progress_rows())
+    ids = [l.id for l in lessons]
+    before = next((l for l in reversed(lessons[:ids.index(lesson.id)]) if l.id in unlocked), None) \
+        if lesson.id in ids else None
+    abort(make_response(render_template("kid/locked.html", lesson=lesson, before=before), 403))
 
 
 # built once: every kid request asks it, and a statement kept keeps its compiled form and cache key
