@@ -113,6 +113,28 @@ def test_a_kid_beats_the_little_mouse_at_the_capture_game_and_gets_the_sticker(s
     context.close()
 
 
+def test_a_phone_turned_sideways_shows_the_board_beside_the_words_as_high_as_the_screen(server, browser, demo):
+    """844x390: stacked under the words the board had 150 px (a lesson) or began below the screen (a game)."""
+    context, page = signed_in_page(browser, server, demo, "phone", "en")
+    page.set_viewport_size({"width": 844, "height": 390})
+    tap(page, "phone", "#start")
+    page.wait_for_selector("#play-game")
+    for where in ("game", "lesson"):
+        board, height = page.locator("svg.board").bounding_box(), 390
+        assert board["height"] >= 300 and board["y"] + board["height"] <= height, (where, board)
+        words = page.locator("#turn-text" if where == "game" else "#instruction").bounding_box()
+        assert words["x"] >= board["x"] + board["width"] and words["y"] + words["height"] <= height, (where, words)
+        no_sideways_scroll(page)
+        shot(page, f"sideways-{where}")
+        if where == "game":
+            move_and_wait(page, "phone", "D4")  # and it plays
+            page.goto(server + "/learn/")
+            page.click("a[data-lesson=web-first]")
+            page.click("#next")
+            page.wait_for_url("**/learn/web-first/1")
+    context.close()
+
+
 @pytest.mark.parametrize("device, lang", [("phone", "zh")])
 def test_back_from_a_game_just_started_shows_it_to_keep_playing(server, browser, demo, device, lang):
     """The browser's back button (or a tablet's swipe back) from a new game: the start page as it is now, with
