@@ -63,8 +63,12 @@ def test_the_board_hints_after_two_misses_and_shows_the_answer_after_three(demo)
     assert hint["stones"] == ["E5"] and hint["liberties"] == ["E4"] and not hint["show_me"]
     refused = client.post(url + "/show-me")
     assert refused.status_code == 409 and refused.get_json()["result"] == "not-yet"
+    assert 'id="show-me" hidden' in client.get(url).get_data(as_text=True)
     miss(client, url, "A9")
     assert client.post(url + "/board-hint").get_json()["show_me"]
+    # earned, it stays: the page loaded again (a reload, another device) shows it from the start
+    page = client.get(url).get_data(as_text=True)
+    assert 'id="show-me">' in page and 'id="show-me" hidden' not in page
     shown = client.post(url + "/show-me").get_json()
     assert shown["result"] == "line" and [m["move"] for m in shown["line"]] == ["E4"]
     assert shown["line"][-1]["rows"][4] == "...X.X..."  # the mouse is taken off in the last picture

@@ -236,7 +236,8 @@ def step(lesson_id: str, step: int):
     pictures = choice_pictures(s.choices) if kind == "quiz" and s.ask == "choice" else []
     return render_template("kid/step.html", lesson=lesson, step=s, index=step, kind=kind, board=board,
                            frames=frames, total=len(lesson.steps), progress=p, urls=urls, settings=settings,
-                           choice_pictures=pictures)
+                           choice_pictures=pictures,
+                           show_me_due=kind == "puzzle" and puzzle_help.show_me_due(lesson.id, step))
 
 
 def _demo_frames(game: Game, demo) -> list[dict]:

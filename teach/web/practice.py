@@ -179,7 +179,9 @@ def step(drill: str, level: int, seed: int, step: int):
             for what in ("move", "answer", "hint", "board_hint", "show_me")}
     page = render_template("kid/step.html", lesson=None, step=s, kind=s.kind, board=board, urls=urls, frames=[],
                            level=level, index=step, total=SET_SIZE,
-                           picture=drill_pictures()[drill], settings=settings)
+                           picture=drill_pictures()[drill], settings=settings,
+                           show_me_due=s.kind == "puzzle"
+                           and puzzle_help.show_me_due(str(PracticeKey(drill, level, seed)), step))
     # noted once the page is drawn: the commit then cannot send the page back to the database for the kid
     timing.step_shown(current_user.id, str(PracticeKey(drill, level, seed)), step)
     db.session.commit()

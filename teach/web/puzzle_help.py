@@ -53,6 +53,11 @@ def misses(key: str, step: int) -> int:
         Attempt.result == "failed")) or 0
 
 
+def show_me_due(key: str, step: int) -> bool:
+    """Whether the page shows "show me" from the start: missed often enough already (a reload, another day)."""
+    return misses(key, step) >= MISSES_FOR_SHOW_ME
+
+
 def board_hint(puzzle) -> dict:
     """The stones the puzzle is about and their liberties, at the start position (GTP names)."""
     start = puzzle.start()
