@@ -548,9 +548,10 @@ def test_the_kid_pages_run_a_constant_number_of_queries(demo, app, client, queri
     big = _kid_pages(app, client, queries)
     assert big == small
     assert small["avatars"] <= 2, small  # the class, its kids
-    # a step page and a practice page also note that the step was shown (time on task counts from it); the map
+    # a step page and a practice page also note that the step was shown (time on task counts from it), and a
+    # puzzle's page counts the kid's misses so far ("show me", once earned, is there after a reload); the map
     # has one more for the rank, the daily goal and the streak (teach/web/rank.py record: one UNION ALL)
-    assert small["map"] <= 7 and small["step"] <= 4 and small["practice"] <= 2, small
+    assert small["map"] <= 7 and small["step"] <= 4 and small["practice"] <= 3, small
     assert small["practice move"] <= 2, small  # the kid, the attempt
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from flask import flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user
 
 from teach.models import Membership, ParentLink
@@ -86,9 +87,11 @@ def reset_all_pictures(class_id: int):
         return to_class_page(group)
     if not confirmed():
         return ask_first(_("Reset all picture passwords"),
-                         _("Every kid of %(group)s (%(n)d kids) gets a new picture password: the old ones stop "
-                           "working now and everyone is signed out. Print the new cards straight away.",
-                           group=group.name, n=len(kids)),
+                         ngettext("Every kid of %(group)s (%(num)d kid) gets a new picture password: the old one "
+                                  "stops working now and they are signed out. Print the new card straight away.",
+                                  "Every kid of %(group)s (%(num)d kids) gets a new picture password: the old ones "
+                                  "stop working now and everyone is signed out. Print the new cards straight away.",
+                                  len(kids), group=group.name),
                          _("Reset all and print new cards"), url_for("teacher.class_page", class_id=group.id))
     cards = [(kid, picture_lock.new_password(kid)) for kid in kids]
     db.session.commit()
