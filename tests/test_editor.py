@@ -497,6 +497,10 @@ def test_the_worksheet_picker_shows_a_topic_with_board_pictures_and_keeps_what_w
     assert [(k, bool(c)) for k, c in boxes] == [("web-first:1", True), ("web-second:0", False)]
     assert page.count('<li class="puzzle-card">') == page.count('class="board ') == 2
     assert client.get("/teach/worksheet?topic=capture&p=nope:3").status_code == 404
+    assert "nothing-picked" not in page
+    # "make the worksheet" with nothing ticked says what to do, in the teacher's language
+    empty = client.get("/teach/worksheet?topic=capture&make=1", headers=ZH).get_data(as_text=True)
+    assert 'id="nothing-picked"' in empty and "还没有勾选题目" in empty
 
 
 def test_a_worksheet_numbers_each_puzzle_once(demo, client):

@@ -46,7 +46,8 @@ def worksheet():
     if any(key not in by_key for key in chosen):
         abort(404)
     if not chosen or ("topic" in request.args and "make" not in request.args):
-        return _picker(every, chosen)
+        # "make" with nothing ticked: the picker again, saying what to do (not the same page without a word)
+        return _picker(every, chosen, nothing_picked="make" in request.args and not chosen)
     sheet = []
     for n, key in enumerate(chosen, 1):
         lesson, i, s = by_key[key]
@@ -54,7 +55,7 @@ def worksheet():
     return render_template("teacher/worksheet.html", sheet=sheet)
 
 
-def _picker(every, chosen: list[str]):
+def _picker(every, chosen: list[str], nothing_picked: bool = False):
     topics = [t for t in content.catalog().topics if any(lesson.topic == t.id for _k, lesson, _i, _s in every)]
     wanted = request.args.get("topic")
     topic = next((t for t in topics if t.id == wanted), topics[0] if topics else None)
@@ -63,4 +64,5 @@ def _picker(every, chosen: list[str]):
              for key, lesson, i, s in every if topic is not None and lesson.topic == topic.id]
     shown_keys = {p["key"] for p in shown}
     return render_template("teacher/worksheet_pick.html", topics=topics, topic=topic, counts=counts, shown=shown,
-                           chosen=chosen, carried=[k for k in chosen if k not in shown_keys], most=WORKSHEET_MAX)
+                           chosen=chosen, carried=[k for k in chosen if k not in shown_keys], most=WORKSHEET_MAX,
+                           nothing_picked=nothing_picked)
