@@ -447,10 +447,18 @@ def test_the_teacher_starts_a_round_for_everyone_in_the_room_and_watches_it(room
     for c in (hong, tom):
         c.get(f"/room/{gid}")
     teacher = teacher_client(app)
-    assert teacher.get(f"/room/class/{gid}/live").status_code == 200
+    before = teacher.get(f"/room/class/{gid}/live")
+    assert before.status_code == 200
+    waiting = before.get_data(as_text=True).split('id="room-waiting">', 1)[1].split("</p>", 1)[0]
+    assert waiting.count("here-kid") == 4 and 'id="room-playing"' not in before.get_data(as_text=True)
     answer = teacher.post(f"/room/class/{gid}/round", data={"game": "capture-9", "pairing": "level", "goal": "5",
                                                            "away": "5", "outcome": "abandon"})
     assert answer.status_code == 302
+    # the page after the round: nobody left to pair, the four named as playing (it said "4 in the room", and
+    # starting again said "at least two must be in the room")
+    after = teacher.get(answer.headers["Location"]).get_data(as_text=True)
+    waiting = after.split('id="room-waiting">', 1)[1].split("</p>", 1)[0]
+    assert waiting.count("here-kid") == 0 and after.split('id="room-playing">', 1)[1].count("here-kid") == 4
     with app.app_context():
         made = db.session.scalars(sa.select(LiveGame)).all()
         assert len(made) == 2 and all((g.kind, g.size, g.capture_goal, g.away_seconds, g.away_outcome)

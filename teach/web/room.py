@@ -285,10 +285,12 @@ def live_view(class_id: int):
     last_round = db.session.scalar(sa.select(LiveRound).where(LiveRound.group_id == group.id)
                                    .order_by(LiveRound.id.desc()).limit(1))
     here = present_kids(group.id)
+    busy = _busy_ids(group.id)  # in the room but in a game: not paired by the next round
     return render_template("room/live.html", group=group, settings=settings, games=[_live_card(r) for r in rows],
                            boards=boards, choices=[(c, choice_words(c)) for c in GAME_CHOICES],
                            goals=CAPTURE_GOALS, away_choices=AWAY_CHOICES, last_round=last_round,
-                           sitting_out=_names(last_round.sitting_out if last_round else []), here=here,
+                           sitting_out=_names(last_round.sitting_out if last_round else []),
+                           waiting=[k for k in here if k.id not in busy], playing=[k for k in here if k.id in busy],
                            data_url=url_for("room.live_data", class_id=group.id))
 
 
