@@ -150,7 +150,7 @@ def test_a_refused_puzzle_shows_every_wrong_first_move_and_its_refutation(demo, 
     ({"target": "A1"}, "There is no stone on A1"),
     ({"target": "E5 E6"}, "must all be the same colour"),
     ({"target": "Z99"}, "Tap the target stones"),
-    ({"text_en": "  "}, "Write the instruction in both languages."),
+    ({"text_en": "  ", "text_zh": ""}, "Write the instruction, in Chinese or in English (or both)."),
     ({"topic": "nope"}, "Choose the topic the puzzle belongs to."),
     ({"to_play": "red"}, "Choose who plays first"),
 ])
@@ -167,7 +167,7 @@ def test_a_puzzle_the_quick_checks_refuse_is_not_queued_and_keeps_the_form(demo,
     ({"rows": "/".join(["." * 9] * 9)}, "请先在棋盘上摆几颗棋子。"),
     ({"goal": "win"}, "请选择孩子要完成的目标。"),
     ({"target": "E5 E6"}, "目标棋子必须是同一种颜色。"),
-    ({"text_en": ""}, "请用中英文两种语言写题目说明。"),
+    ({"text_en": "", "text_zh": " "}, "请写题目说明，中文或英文都可以"),
 ])
 def test_the_editors_quick_checks_answer_in_chinese_in_the_chinese_interface(demo, client, change, says):
     teacher_login(client)
@@ -175,6 +175,24 @@ def test_the_editors_quick_checks_answer_in_chinese_in_the_chinese_interface(dem
     page = r.get_data(as_text=True)
     assert r.status_code == 422 and says in page and "The puzzle was not saved" not in page
     assert counts(demo) == (0, 0)
+
+
+def test_a_puzzle_written_in_one_language_is_saved_with_those_words_for_both(demo, client):
+    """A teacher who teaches in Chinese writes Chinese only: the puzzle is proven and saved, and a kid reading
+    English sees the teacher's Chinese words (no English invented, no refusal)."""
+    teacher_login(client)
+    r = client.post("/teach/editor", data={**FORM, "text_en": "", "title_zh": "抓老鼠"}, headers=ZH)
+    assert r.status_code == 302
+    status, _page = prove(demo, client, r, ZH)
+    assert status == "done"
+    from teach.web import classroom
+
+    with demo.app_context():
+        stored = db.session.scalar(sa.select(TeacherLesson))
+        source, lesson = stored.source, classroom.typed_lesson(stored)
+    text = lesson.steps[0].text
+    assert (text.get("zh"), text.get("en")) == ("抓住白老鼠！", "抓住白老鼠！") and "抓住白老鼠" in source
+    assert lesson.title.get("zh") == "抓老鼠" and lesson.title.get("en")
 
 
 def test_the_editor_opens_a_lesson_diagram(demo, client):

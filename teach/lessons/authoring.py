@@ -29,6 +29,13 @@ TITLE_MAX = 80
 _POINT = re.compile(POINT_PATTERN)
 
 
+def both_languages(texts: dict[str, str]) -> dict[str, str]:
+    """A teacher's words in each language: one written is enough, and stands in for the other (a class taught in
+    Chinese reads its teacher's Chinese on an English page rather than the teacher being made to write English)."""
+    given = next((texts[lang] for lang in LANGUAGES if texts.get(lang)), "")
+    return {lang: texts.get(lang) or given for lang in LANGUAGES}
+
+
 @dataclass(frozen=True)
 class Problem:
     """Why an SGF cannot give a puzzle position. ``code`` is one of ``not-sgf`` (binary or blank), ``unreadable``

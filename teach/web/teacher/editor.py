@@ -116,8 +116,8 @@ class EditorInput:
             found.append(_("Tap the target stones (in “target” mode), or write them as points such as E5."))
         elif self.setup is not None:
             found += self._target_problems()
-        if not all(self.text.values()):
-            found.append(_("Write the instruction in both languages."))
+        if not any(self.text.values()):
+            found.append(_("Write the instruction, in Chinese or in English (or both)."))
         if content.catalog().topic(self.topic) is None:
             found.append(_("Choose the topic the puzzle belongs to."))
         return found
@@ -164,13 +164,14 @@ def board_editor():
     if not errors:
         lesson_id = authoring.new_lesson_id(current_user.id)
         lesson, _source, lesson_errors = authoring.sgf_puzzle(
-            entry.setup, lesson_id, entry.topic, entry.goal, entry.targets, entry.text, entry.title, prove=False)
+            entry.setup, lesson_id, entry.topic, entry.goal, entry.targets, authoring.both_languages(entry.text),
+            entry.title, prove=False)
         if lesson is None:
             errors = [_("This puzzle cannot be checked: look at the goal and the target stones.")]
         else:
             fields = {"setup": {"sgf": entry.setup.sgf, "size": entry.setup.size, "to_play": entry.setup.to_play},
                       "lesson_id": lesson_id, "topic": entry.topic, "goal": entry.goal, "targets": entry.targets,
-                      "text": entry.text, "title": entry.title, "made": "editor"}
+                      "text": authoring.both_languages(entry.text), "title": entry.title, "made": "editor"}
             job = proofs.submit(current_user.id, "sgf", EDITOR_FILENAME, entry.setup.sgf, fields)
             if job is not None:
                 return redirect(url_for("teacher.editor_proof", job_id=job.id))

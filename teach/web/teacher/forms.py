@@ -83,8 +83,8 @@ class SgfProblemForm(FlaskForm):
     sgf = FileField()
     goal = StringField(validators=[AnyOf(GOALS, message=_l("Choose what the kids must do (the goal)."))])
     target = StringField(default="")
-    text_zh = StringField(default="", validators=[DataRequired(message=_l("Write the instruction in both languages."))])
-    text_en = StringField(default="", validators=[DataRequired(message=_l("Write the instruction in both languages."))])
+    text_zh = StringField(default="")  # one language is enough (``instruction``); validate_text_zh asks for one
+    text_en = StringField(default="")
     topic = StringField(default="")
     title_zh = StringField(default="")
     title_en = StringField(default="")
@@ -114,9 +114,14 @@ class SgfProblemForm(FlaskForm):
     def targets(self) -> list[str]:
         return authoring.parse_points(self.target.data or "") or []
 
+    def validate_text_zh(self, field: StringField) -> None:
+        if not one_line(field.data) and not one_line(self.text_en.data):
+            raise ValidationError(_("Write the instruction, in Chinese or in English (or both)."))
+
     @property
     def instruction(self) -> dict[str, str]:
-        return {lang: one_line(self[f"text_{lang}"].data)[:TEXT_MAX] for lang in authoring.LANGUAGES}
+        return authoring.both_languages(
+            {lang: one_line(self[f"text_{lang}"].data)[:TEXT_MAX] for lang in authoring.LANGUAGES})
 
     @property
     def titles(self) -> dict[str, str]:
