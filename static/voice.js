@@ -21,10 +21,28 @@
     if (synth.addEventListener) synth.addEventListener("voiceschanged", answer);
     setTimeout(answer, 1500);  // some browsers never send voiceschanged
   }
+  // the notice shows until a grown-up taps "got it" (kept on this device, per language); the crossed-out 🔊
+  // stays on every page, and a tap on it shows the notice again
+  var NOTICE_OK = "teach-no-voice-ok-" + lang;
+  function noticeOk() { try { return localStorage.getItem(NOTICE_OK) === "1"; } catch (e) { return false; } }
+  function showNotice(show) { document.querySelectorAll(".no-voice").forEach(function (el) { el.hidden = !show; }); }
   function showSilent() {
-    document.querySelectorAll(".no-voice").forEach(function (el) { el.hidden = false; });
+    document.querySelectorAll(".no-voice").forEach(function (el) {
+      if (el.querySelector(".no-voice-ok")) return;
+      var ok = document.createElement("button");
+      ok.type = "button"; ok.className = "no-voice-ok";
+      ok.textContent = lang === "zh" ? "知道了" : "Got it";
+      ok.addEventListener("click", function () {
+        try { localStorage.setItem(NOTICE_OK, "1"); } catch (e) { /* private mode: hidden on this page only */ }
+        showNotice(false);
+      });
+      el.appendChild(document.createTextNode(" "));
+      el.appendChild(ok);
+    });
+    showNotice(!noticeOk());
     document.querySelectorAll(".read-aloud").forEach(function (b) {
       b.classList.add("silent"); b.textContent = "🔇";
+      b.addEventListener("click", function () { showNotice(true); });
     });
   }
   function speakAll(items) {

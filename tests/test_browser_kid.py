@@ -125,6 +125,15 @@ def test_a_device_without_a_voice_says_so_where_the_child_looks(server, browser,
     assert page.locator("#read-aloud").inner_text() == "🔇"
     assert "朗读" in page.locator("#no-voice").inner_text()
     shot(page, f"no-voice-{device}-zh")
+    # a grown-up has read it: "got it" puts it away on this device, the crossed-out 🔊 stays and brings it back
+    page.click("#no-voice .no-voice-ok")
+    assert page.locator("#no-voice").is_hidden()
+    page.reload()
+    page.wait_for_function("() => document.querySelector('#read-aloud').textContent === '🔇'")
+    page.wait_for_timeout(1700)  # the voices are asked for again; the notice stays away
+    assert page.locator("#no-voice").is_hidden()
+    page.click("#read-aloud")
+    assert page.locator("#no-voice").is_visible()
     context.close()
 
 
