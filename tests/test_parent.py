@@ -46,6 +46,11 @@ def test_a_parent_asks_with_the_teacher_s_code_and_sees_the_kid_only_once_approv
     assert client.get(f"/family/kids/{lily}").status_code == 404
     bad = client.post("/family/link", data={"code": code[:-2] + "xx"}, headers=EN, follow_redirects=True)
     assert "does not work" in bad.get_data(as_text=True)
+    # what was typed is back in the field once, to look for the typo, then gone
+    assert f'name="code" maxlength="40" required autocomplete="off" value="{code[:-2]}xx"' in bad.get_data(as_text=True)
+    assert f'value="{code[:-2]}xx"' not in client.get("/family/", headers=EN).get_data(as_text=True)
+    odd = client.post("/family/link", data={"code": '"><b>x'}, headers=EN, follow_redirects=True)
+    assert "<b>x" not in odd.get_data(as_text=True)  # shown as text, never as markup
     asked = client.post("/family/link", data={"code": code}, headers=EN, follow_redirects=True).get_data(as_text=True)
     assert "approve" in asked and "Lily" not in asked  # the code holder learns nothing about the kid yet
     for path in (f"/family/kids/{lily}", f"/family/kids/{lily}/export", f"/family/kids/{lily}/week"):

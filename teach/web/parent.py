@@ -29,6 +29,7 @@ bp = Blueprint("parent", __name__, url_prefix="/family")
 LINK_LIMIT = "10 per minute;50 per day"  # codes typed by one address: guessing 31**10 codes gets nowhere
 ACCOUNT_LINK_LIMIT = "30 per day"  # and by one parent account, from however many addresses
 FOLLOW_CODE = "follow_code"  # the session key of a code scanned before signing in
+TYPED_CODE = "typed_follow_code"  # a code that did not work, shown again once so a typo can be put right
 
 
 def _parent_or_address() -> str:
@@ -68,7 +69,8 @@ def home():
     waiting = db.session.scalar(sa.select(sa.func.count()).select_from(ParentLink).where(
         ParentLink.parent_id == current_user.id, ParentLink.status == "pending"))
     return render_template("parent/home.html", summaries=summaries, families=families, waiting=waiting,
-                           scanned=links.carried_code(session.get(FOLLOW_CODE)), shown_code=links.shown_code)
+                           scanned=links.carried_code(session.get(FOLLOW_CODE)), shown_code=links.shown_code,
+                           typed=session.pop(TYPED_CODE, ""))
 
 
 def _summary(kid: User, grid, cat) -> dict:
@@ -118,6 +120,7 @@ def link():
     else:
         flash(_("That code does not work: it may be used, withdrawn or older than a week. Ask for a new one."),
               "error")
+        session[TYPED_CODE] = request.form.get("code", "")[:40]  # back in the field, to check it for a typo
     return redirect(url_for("parent.home"))
 
 
