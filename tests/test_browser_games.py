@@ -22,7 +22,7 @@ FINDING = {"move_number": 7, "black": ["E5", "C5", "D6"], "white": ["D5", "A1", 
            "goal": "capture", "target": "D5", "played": "H1", "answers": ["D4"], "kind": "missed-capture",
            "size": 9}
 WORDS = {"zh": {"prompt": "这里可以吃掉白棋", "locale": "zh_Hans_CN"},
-         "en": {"prompt": "You could capture the white stones here", "locale": "en"}}
+         "en": {"prompt": "You could capture the white stone here", "locale": "en"}}
 
 pytestmark = needs_chromium
 

@@ -122,6 +122,19 @@ def test_the_review_of_an_unfinished_game_leads_its_kid_back_to_the_game_and_no_
         assert "还没下完" in text and go_on not in text
 
 
+def test_a_lost_game_with_nothing_missed_is_not_called_great(app, world):
+    """The review finds missed captures only: after a lost game where it found none, no 🌟 "great!"."""
+    with app.app_context():
+        kid = db.session.get(User, world["kid_id"])
+        lost = _game(kid, ["E5", "D5"], result="W+R", winner="white").id
+        won = _game(kid, ["E5", "D5"]).id
+        db.session.commit()
+    client = signed_in(app, world["kid"])
+    text = page(client.get(f"/games/{lost}/review"))
+    assert "这盘棋没有找到漏掉的吃子" in text and "真棒" not in text and 'href="/play/"' in text
+    assert "真棒！这盘棋没有漏掉吃子。" in page(client.get(f"/games/{won}/review"))
+
+
 def test_a_kid_without_games_gets_a_friendly_empty_page(app, world):
     with app.app_context():
         lone = _user("kid", "Lily")
@@ -260,6 +273,8 @@ def test_the_review_shows_the_missed_capture_as_a_puzzle_with_the_kid_s_prompt(a
     assert "这里可以吃掉白棋，找一找！" in text and "你这盘棋的第 7 手" in text
     assert f'/games/missed/{world["missed"]}/move' in text and "svg" in text and "playable" in text
     assert 'data-point="D4"' in text and "D4" not in text.split('data-point="D4"')[0].split("<svg")[0]
+    en = page(signed_in(app, world["kid"], "en").get(f"/games/{world['game']}/review"))
+    assert "You could capture the white stone here. Find it!" in en  # one stone on the board: "stone"
 
 
 def test_a_wrong_move_then_the_right_one_solves_the_missed_capture_once(app, world):

@@ -377,7 +377,14 @@ def prompt(row: MissedCapture) -> str:
         return _("Your stones were in atari. Save them!")
     if row.kind == "self-atari":
         return _("That move left your stones only one liberty. Find a safer move!")
-    their = _("the white stones") if row.to_play == "black" else _("the black stones")
+    try:
+        one = len(position_of(row).chain_at(row.target)) == 1
+    except (ValueError, KeyError):
+        one = False
+    if one:  # one stone to take: "the white stone", as the board shows one
+        their = _("the white stone") if row.to_play == "black" else _("the black stone")
+    else:
+        their = _("the white stones") if row.to_play == "black" else _("the black stones")
     return _("You could capture %(their)s here. Find it!", their=their)
 
 
