@@ -227,7 +227,8 @@
           d.milestones.forEach(function (m) { won.appendChild(el("span", "sticker-won", m.glyph + " " + m.name)); });
           won.hidden = false;
         }
-        banner.hidden = false;
+        // the game has just ended: the result card is brought into view (it sat below the board, off screen)
+        if (banner.hidden) { banner.hidden = false; banner.scrollIntoView({behavior: "smooth", block: "center"}); }
       }
     }
     function answered(d) {

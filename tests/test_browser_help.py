@@ -208,3 +208,19 @@ def test_show_me_plays_a_chase_with_the_computer_s_replies(server, browser, demo
     shot(page, f"show-me-chase-{device}-{lang}")
     page.wait_for_selector(f"g.pt.empty[data-point={line[0]['move']}]", timeout=8000)  # back to the start
     context.close()
+
+
+def test_a_placement_puzzle_solved_shows_one_way_on_not_two(server, browser, demo):
+    """The placement test's own "next" (to go on without solving) gives way to the solved puzzle's "next"."""
+    from teach.web.rank import placement_puzzle
+
+    right = sorted(placement_puzzle(0).judge().solve().winning)[0]
+    context, page = signed_in(browser, server, demo, "tablet", "en")
+    page.goto(f"{server}/placement/0")
+    assert page.locator("#placement-next").is_visible()
+    tap(page, "tablet", f"g.pt[data-point={right}]")
+    page.wait_for_selector("#go-next:not([hidden])")
+    assert page.locator("#placement-next").is_hidden()
+    nexts = page.locator("a:visible", has_text="Next")
+    assert nexts.count() == 1
+    context.close()

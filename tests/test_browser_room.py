@@ -123,6 +123,9 @@ def test_two_children_play_a_capture_game_in_two_browsers_and_the_teacher_watche
                 shot(white, f"game-reaction-{device}-{lang}")
         for page in (black, white):
             page.wait_for_selector("#banner:not([hidden])", timeout=5000)
+        for page in (black, white):  # each child sees the result card without scrolling: it is brought into view
+            page.wait_for_function("""() => { const r = document.querySelector('#banner .banner-title, #banner h2, #banner')
+                .getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight; }""", timeout=5000)
         assert "win" in black.locator("#banner").get_attribute("class")
         assert "lose" in white.locator("#banner").get_attribute("class")
         assert white.locator("g.pt[data-point=A7]").get_attribute("class").split()[1] == "empty"

@@ -367,7 +367,7 @@ def test_two_passes_open_the_count_and_tapping_a_group_flips_it(app, kid, client
     assert alive["dead"] == [] and alive["points"].startswith("W+")
     dead = client.post(f"/play/{game_id}/count", json={"point": "e7", "ply": row.ply}).get_json()
     assert dead["dead"] == ["E7"] and dead["points"] == "B+1.5" and "黑胜¾子" in dead["referee"]
-    assert dead["points_words"] == "（1.5目 = ¾子）"  # the record's points and the referee's stones: one margin
+    assert dead["points_words"] == "（1.5点 = ¾子）"  # the record's points and the referee's stones: one margin
     assert 'class="pt white dead' in dead["board"] or "dead" in dead["board"]
     empty = client.post(f"/play/{game_id}/count", json={"point": "B8", "ply": row.ply})
     assert empty.status_code == 200 and empty.get_json()["result"] == "illegal"
