@@ -163,3 +163,33 @@ def test_a_practice_puzzle_solved_after_show_me_is_marked_as_watched_not_as_foun
     assert "1 after watching the answer: try it again another day" in page
     zh = client.get("/practice/escape/1/7/done", headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
     assert "1题是看了答案才做对的" in zh
+
+
+def test_a_wrong_move_whose_answer_takes_the_kid_s_stones_says_they_were_caught(demo):
+    """Saving a stone in atari: after a wrong move the computer takes it, and the words say so ("were caught"),
+    not that it "can be caught now" while the board shows it gone; a wrong move it does not take at once keeps
+    the reason's own words."""
+    from teach.web.practice import practice_set
+
+    client = demo.test_client()
+    kid_login(demo, client)
+    for seed in range(7, 40):
+        puzzle = practice_set("escape", 1, seed)[0]
+        judge, start = puzzle.judge(), puzzle.start()
+        taken = []
+        for move in start.legal_moves():
+            verdict = judge.judge([], move)
+            if verdict.result == "wrong" and verdict.reply:
+                after = rows_after(start, [move, verdict.reply])
+                gone = all(after[start.size - int(t[1:])]["ABCDEFGHJKLMNOPQRST".index(t[0])] == "."
+                           for t in puzzle.targets)
+                taken.append((move, gone))
+        if any(gone for _m, gone in taken):
+            break
+    move = next(m for m, gone in taken if gone)
+    answer = client.post(f"/practice/escape/1/{seed}/0/move", json={"move": move, "attempt": None, "ply": 0}).get_json()
+    assert answer["result"] == "wrong" and answer["message"] == "哎呀，你的棋子被吃掉了。再试一次！"
+    kept = next((m for m, gone in taken if not gone), None)
+    if kept is not None:  # the stone still on the board: the reason's own words
+        again = client.post(f"/practice/escape/1/{seed}/0/move", json={"move": kept, "attempt": None, "ply": 0})
+        assert again.get_json()["result"] == "wrong" and "被吃掉了" not in again.get_json()["message"]

@@ -50,9 +50,15 @@ def success(puzzle, lang: str, ko: bool = False) -> str:
     return _lesson_text(puzzle.success, lang) or SUCCESS.get(puzzle.goal, SUCCESS["capture"])()
 
 
-def wrong(puzzle, reason: str | None, lang: str) -> str:
+def wrong(puzzle, reason: str | None, lang: str, taken: bool = False) -> str:
+    """``taken``: the computer's answer has already taken the kid's stones the puzzle is about (the board shows
+    them gone), so the default words say so rather than that they "can be caught"."""
     own = puzzle.wrong.get(reason or "") if puzzle.wrong else None
-    return _lesson_text(own, lang) or REASONS.get(reason or "", REASONS["unknown"])()
+    if _lesson_text(own, lang):
+        return _lesson_text(own, lang)
+    if taken and reason in ("dies", "captured-you", "loses-race", "cut"):
+        return _("Oh no, your stones were caught. Try again!")
+    return REASONS.get(reason or "", REASONS["unknown"])()
 
 
 def illegal(reason: str | None) -> str:

@@ -15,6 +15,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from teach.go import Game
+from teach.go.game import BLACK
 from teach.go.coords import point_names
 from teach.go.judge import GoalError
 from teach.models import Attempt, utcnow
@@ -98,7 +99,8 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
         attempt.finished_at = utcnow()
         if failed is not None:
             failed()
-        body["message"] = messages.wrong(puzzle, verdict.reason, g.lang)
+        body["message"] = messages.wrong(puzzle, verdict.reason, g.lang,
+                                         taken=bool(verdict.reply) and _taken(boards.start, puzzle, after_reply))
     else:
         body["message"] = messages.keep_going()
     if verdict.result == "continue":
@@ -124,6 +126,23 @@ def _not_a_move(boards: LineBoards, played: list[str], point: str, attempt: Atte
     return jsonify(result=result, reason=None, reply=None, rows=shown, back_rows=back,
                    attempt=attempt.id if attempt is not None else None, ply=len(played),
                    message=NOT_A_MOVE[result]())
+
+
+def _taken(start: Game, puzzle, rows: list[str]) -> bool:
+    """Whether the computer's reply took stones of the kid's that the puzzle is about (a target of the kid's
+    colour empty on the board after the reply): the words then say they were caught, as the board shows, not
+    that they "can be caught now"."""
+    kid = "X" if start.to_move == BLACK else "O"
+    size = len(rows)
+    for target in getattr(puzzle, "targets", ()) or ():
+        try:
+            index = start.point(target)
+        except ValueError:
+            continue
+        row, col = size - 1 - index // size, index % size
+        if start.board_rows()[row][col] == kid and rows[row][col] == ".":
+            return True
+    return False
 
 
 def _on_board(game: Game, point) -> bool:
