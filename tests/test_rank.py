@@ -197,6 +197,42 @@ def test_the_placement_test_is_scored_once_from_first_tries(demo):
     assert 'id="placement-door"' not in goal_box(client)["page"]
 
 
+def test_the_placement_test_opens_the_map_up_to_the_topic_the_child_showed(demo):
+    """A child who already plays starts where the test placed them, not at the board: the lessons up to the
+    hardest topic among the puzzles right at the first try, one after another from the first."""
+    right = lambda *flags: [{"puzzle": i, "right": f} for i, f in enumerate(flags)]  # noqa: E731
+    topics = ["board", "liberties", "capture", "escape", "double-atari", "ladder", "net", "snapback"]
+    assert rank.placed_topic(right(True, True, True, True, True, True), topics) == "net"
+    assert rank.placed_topic(right(True, True, True, True, False, True), topics) == "escape"
+    assert rank.placed_topic(right(True, False, True, True, True, True), topics) == "capture"
+    assert rank.placed_topic(right(False, True, True, True, True, True), topics) is None
+    assert rank.placed_topic([], topics) is None and rank.placed_topic([{"puzzle": "x"}, 3], topics) is None
+    with demo.app_context():  # this map has the capture topic only: the test places the child there at most
+        assert rank.placed_topic(right(True, True, True, True, True, True)) == "capture"
+    client = demo.test_client()
+    kid = kid_login(demo, client)
+    assert 'href="/learn/web-second" class="locked-link"' in client.get("/learn/").get_data(as_text=True)
+    with demo.app_context():
+        db.session.add(RankPlacement(kid_id=kid, points=20, answers=right(True, False, False, False, False, False)))
+        db.session.commit()
+    page = client.get("/learn/").get_data(as_text=True)
+    assert 'href="/learn/web-second"' in page and "locked-link" not in page  # the capture topic is open
+    assert client.get("/learn/web-second").status_code == 302  # and opens
+    done = client.get("/placement/done").get_data(as_text=True)
+    assert 'id="placed-open"' in done and "为你打开了" in done
+
+
+def test_a_placement_test_missed_at_the_first_puzzle_opens_nothing_more(demo):
+    client = demo.test_client()
+    kid = kid_login(demo, client)
+    with demo.app_context():
+        db.session.add(RankPlacement(kid_id=kid, points=0, answers=[{"puzzle": 0, "right": False}]))
+        db.session.commit()
+    assert 'href="/learn/web-second" class="locked-link"' in client.get("/learn/").get_data(as_text=True)
+    assert client.get("/learn/web-second").status_code == 403
+    assert 'id="placed-open"' not in client.get("/placement/done").get_data(as_text=True)
+
+
 def test_the_placement_test_is_only_for_a_start(demo):
     client = demo.test_client()
     kid_login(demo, client)

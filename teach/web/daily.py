@@ -158,4 +158,4 @@ def for_map(kid_id: int, progress: dict, now: datetime | None = None) -> dict:
     puzzle = daily_puzzle(day.day, opened, level_for(kid_rank.kyu))
     done = puzzle is not None and any(key == str(PracticeKey(*puzzle)) and step == 0 for key, step, _t in rec.solved)
     return {"daily": day, "rank": kid_rank, "daily_puzzle": puzzle, "daily_puzzle_done": done,
-            "offer_placement": rec.placement is None and not finished}
+            "offer_placement": rec.placement is None and not finished, "placed_through": rec.placed_through}

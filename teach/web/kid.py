@@ -15,7 +15,7 @@ from flask_login import current_user
 
 from teach.go import Game
 from teach.lessons.practice import SET_SIZE, drill_names, drill_pictures
-from teach.models import Assignment, Attempt, LessonProgress, Membership, StickerAward, utcnow
+from teach.models import Assignment, Attempt, LessonProgress, Membership, RankPlacement, StickerAward, utcnow
 from teach.web import classroom, content, daily, messages, milestones, puzzle_help, timing
 from teach.web.access import kid_required
 from teach.web.board import render_board
@@ -58,16 +58,27 @@ def _progress_rows() -> dict[str, LessonProgress]:
     return {p.lesson_id: p for p in rows}
 
 
-def _unlocked(lessons, progress) -> set[str]:
-    """The first lesson, every lesson started or finished, and the one after each finished lesson."""
+def _unlocked(lessons, progress, placed: str | None = None) -> set[str]:
+    """The first lesson, every lesson started or finished, and the one after each finished lesson; with a
+    placement test taken (``placed``: the topic it placed the kid at), every lesson up to that topic's last."""
     open_ids = set()
     previous_done = True
-    for lesson in lessons:
+    last_placed = max((i for i, lesson in enumerate(lessons) if lesson.topic == placed), default=-1) \
+        if placed else -1
+    for i, lesson in enumerate(lessons):
         p = progress.get(lesson.id)
-        if previous_done or p is not None:
+        if previous_done or p is not None or i <= last_placed:
             open_ids.add(lesson.id)
-        previous_done = p is not None and p.finished_at is not None
+        previous_done = (p is not None and p.finished_at is not None) or i <= last_placed
     return open_ids
+
+
+def _placed() -> str | None:
+    """The topic this kid's placement test opened the map up to (None: not taken, or the first puzzle missed)."""
+    from teach.web import rank
+
+    answers = db.session.scalar(sa.select(RankPlacement.answers).where(RankPlacement.kid_id == current_user.id))
+    return rank.placed_topic(answers or [])
 
 
 def _assigned() -> dict[str, object]:
@@ -95,7 +106,7 @@ def _open_lesson_or_404(lesson_id: str):
     lesson = _lesson_or_404(lesson_id)
     row = _stored_progress(lesson.id)
     if row is None and lesson.id in content.catalog().lessons \
-            and lesson.id not in _unlocked(content.ordered_lessons(), _progress_rows()) \
+            and lesson.id not in _unlocked(content.ordered_lessons(), _progress_rows(), _placed()) \
             and lesson.id not in _assigned():  # the class's own lessons are open to the class
         _locked(lesson)
     return lesson
@@ -108,7 +119,7 @@ def _locked(lesson) -> NoReturn:
     if request.method != "GET":
         abort(403)
     lessons = content.ordered_lessons()
-    unlocked = _unlocked(lessons, _progress_rows())
+    unlocked = _unlocked(lessons, _progress_rows(), _placed())
     ids = [l.id for l in lessons]
     before = next((l for l in reversed(lessons[:ids.index(lesson.id)]) if l.id in unlocked), None) \
         if lesson.id in ids else None
@@ -150,14 +161,16 @@ def lesson_map():
     lessons = content.ordered_lessons()
     progress = _progress_rows()
     assigned = _assigned()
-    unlocked = _unlocked(lessons, progress) | (assigned.keys() & content.catalog().lessons.keys())
+    goal = daily.for_map(current_user.id, progress)  # its one query also brings the placement test's answers
+    unlocked = _unlocked(lessons, progress, goal["placed_through"]) | (
+        assigned.keys() & content.catalog().lessons.keys())
     homework = [content.catalog().lessons[i] for i in assigned if i in content.catalog().lessons]
     next_id = next((l.id for l in homework + lessons if l.id in unlocked and not (
         progress.get(l.id) and progress[l.id].finished_at)), None)
     return render_template("kid/map.html", topics=content.catalog().topics, progress=progress,
                            unlocked=unlocked, next_id=next_id, homework=homework, assigned=assigned,
                            class_lessons=classroom.class_lessons(current_user.id),
-                           practice_homework=_practice_homework(), **daily.for_map(current_user.id, progress))
+                           practice_homework=_practice_homework(), **goal)
 
 
 def _practice_homework() -> list[dict]:

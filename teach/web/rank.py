@@ -16,6 +16,7 @@ games), so a rank is never out of step with what the child did; two queries, wha
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 from datetime import datetime
@@ -84,15 +85,22 @@ class Record:
     solved: list[tuple[str, int, datetime]]  # solved attempts: practice ones of all time, the others since ``since``
     games: list[tuple[datetime, bool]]  # games against the computer played to the end, and whether the kid won
     placement: int | None  # the placement test's points (None: not taken)
+    placed_through: str | None = None  # the topic the placement test opens the map up to (``placed_topic``)
 
     def take(self, kind: str, key: str, step: int, at: datetime, value) -> None:
-        """One row of the record's query: a solved attempt ("a"), a game ("g") or the placement ("p")."""
+        """One row of the record's query: a solved attempt ("a"), a game ("g") or the placement ("p", its
+        answers as JSON text in ``key``)."""
         if kind == "a":
             self.solved.append((key, step, at))
         elif kind == "g":
             self.games.append((at, bool(value)))
         else:
             self.placement = int(value)
+            try:
+                answers = json.loads(key) if key else []
+            except ValueError:
+                answers = []
+            self.placed_through = placed_topic(answers if isinstance(answers, list) else [])
 
     def practice_points(self) -> int:
         seen: set[tuple[str, int]] = set()
@@ -117,8 +125,8 @@ def record(kid_id: int, since: datetime) -> Record:
                       sa.case((PlayedGame.winner == PlayedGame.kid_color, 1), else_=0)).where(
         PlayedGame.kid_id == kid_id, PlayedGame.state == "finished", PlayedGame.opponent != "friend",
         PlayedGame.finished_at.is_not(None))
-    placed = sa.select(sa.literal("p"), sa.literal(""), sa.literal(0), RankPlacement.taken_at,
-                       RankPlacement.points).where(RankPlacement.kid_id == kid_id)
+    placed = sa.select(sa.literal("p"), sa.cast(RankPlacement.answers, sa.String), sa.literal(0),
+                       RankPlacement.taken_at, RankPlacement.points).where(RankPlacement.kid_id == kid_id)
     found = Record(solved=[], games=[], placement=None)
     for row in db.session.execute(sa.union_all(attempts, games, placed)):
         found.take(*row)
@@ -152,6 +160,26 @@ PLACEMENT = (("capture", 1, 11, 20), ("escape", 1, 12, 30), ("capture", 2, 13, 4
              ("ladder", 2, 15, 70), ("net", 2, 16, 90))
 PLACEMENT_KEY = "placement"
 PLACEMENT_MAX = sum(p[3] for p in PLACEMENT)
+
+
+def placed_topic(answers: list, topics: list[str] | None = None) -> str | None:
+    """The topic the placement test opens the lesson map up to: the hardest topic (latest in ``topics``, the
+    map's order; the catalogue's by default) among the test's puzzles answered right at the first try one after
+    another from the first (a drill is named after its topic: capture, escape, ladder, net). A child who already
+    plays starts there, not at the board; None when the first was missed."""
+    if topics is None:
+        from teach.web import content
+
+        topics = [t.id for t in content.catalog().topics]
+    order = {topic: i for i, topic in enumerate(topics)}
+    right = {a.get("puzzle"): bool(a.get("right")) for a in answers if isinstance(a, dict)}
+    through = None
+    for index, (drill, _level, _seed, _points) in enumerate(PLACEMENT):
+        if not right.get(index):
+            break
+        if drill in order and (through is None or order[drill] > order[through]):
+            through = drill
+    return through
 
 bp = Blueprint("placement", __name__, url_prefix="/placement")
 
@@ -262,5 +290,9 @@ def done():
             placed = _taken()
         db.session.commit()
     right = sum(1 for a in placed.answers if a["right"])
+    from teach.web import content
+
+    through = placed_topic(placed.answers or [])
     return render_template("kid/placement_done.html", right=right, count=len(PLACEMENT),
-                           rank=rank_of(current_user.id))
+                           rank=rank_of(current_user.id),
+                           opened=content.catalog().topic(through) if through else None)
