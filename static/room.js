@@ -66,11 +66,18 @@
       if (d.game && !leaving) { leaving = true; window.location = d.game; return; }
       var list = document.getElementById("classmates"), canInvite = list.dataset.canInvite === "1";
       list.textContent = "";
+      // a classmate who invited this child, or whom this child invited, is not offered "invite" again: two
+      // invitations crossing would ask each child twice
+      var invitedMe = {}, askedBy = {};
+      d.invitations.forEach(function (i) { invitedMe[i.id] = true; });
+      d.sent.forEach(function (i) { askedBy[i.id] = true; });
       d.here.forEach(function (k) {
         var li = el("li", "classmate" + (k.busy ? " busy" : ""));
         li.appendChild(el("span", "kid-pic", k.glyph));
         li.appendChild(el("span", "kid-name", k.name));
         if (k.busy) li.appendChild(el("span", "kid-busy", word("playing")));
+        else if (invitedMe[k.id]) li.appendChild(el("span", "kid-busy", "💌 " + word("invitedYou")));
+        else if (askedBy[k.id]) li.appendChild(el("span", "kid-busy", word("asked")));
         else if (canInvite) li.appendChild(button("💌 " + word("invite"), "invite", function () {
           postJSON(root.dataset.inviteUrl, {to: k.id, game: chosenGame()}).then(function (r) { say(r.message); refresh(); })
             .catch(function () { say(word("offline")); });

@@ -89,6 +89,11 @@ def test_two_children_play_a_capture_game_in_two_browsers_and_the_teacher_watche
         shot(ming, f"room-{device}-{lang}")
         press(ming, device, "#classmates li.classmate:has-text('Lily') button.invite")
         lily.wait_for_selector("#invitation-list li.invitation button.accept")
+        # no crossed invitations: 明明 is not offered to Lily as someone to invite, nor Lily again to 明明
+        lily.wait_for_selector("#classmates li.classmate:has-text('明明') .kid-busy")
+        assert lily.locator("#classmates li.classmate:has-text('明明') button.invite").count() == 0
+        ming.wait_for_selector("#classmates li.classmate:has-text('Lily') .kid-busy")
+        assert ming.locator("#classmates li.classmate:has-text('Lily') button.invite").count() == 0
         shot(lily, f"invited-{device}-{lang}")
         press(lily, device, "#invitation-list li.invitation button.accept")
         lily.wait_for_url("**/live/*")
