@@ -244,6 +244,9 @@ def test_assignments_refuse_past_days_and_open_first_on_the_kid_map(demo, client
                 data={"what": "lesson:web-second", "due": date.today().isoformat(), "kids": [str(lily)]})
     with demo.app_context():
         assert db.session.scalar(sa.select(Assignment.kid_ids).where(Assignment.due_on == date.today())) == [lily]
+    listed = client.get(f"/teach/classes/{class_id}", headers=EN).get_data(as_text=True)
+    line = listed.split('class="assignment-list"', 1)[1].split("</li>", 1)[0]
+    assert "1 kid: Lily" in line  # who it is for, by name
     lily_client = demo.test_client()
     lily_client.post(f"/kids/CAT234/{lily}", data={"pictures": "star,apple,sun"})
     page = lily_client.get("/learn/").get_data(as_text=True)
@@ -292,7 +295,7 @@ def test_a_practice_set_is_assigned_with_one_seed_and_its_progress_shown(demo, c
         atari_seed = given["atari"].practice_seed
         assert atari_seed is not None and given["atari"].practice_level == 1
     page = client.get(f"/teach/classes/{class_id}", headers=EN).get_data(as_text=True)
-    assert "seed 1234" in page
+    assert "puzzle set 1234" in page
     lily_client = demo.test_client()
     lily_client.post(f"/kids/CAT234/{lily}", data={"pictures": "star,apple,sun"})
     lily_map = lily_client.get("/learn/", headers=EN).get_data(as_text=True)
