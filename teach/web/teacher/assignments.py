@@ -36,7 +36,7 @@ def assign(class_id: int):
     elif kind == "practice":
         practice = _practice_choice(form.what.data, form.seed.data)
         if practice is None:
-            flash(_("Choose a practice topic and level (and a seed of digits only, or none)."), "error")
+            flash(_("Choose a practice topic and level (and a puzzle set number of digits only, or none)."), "error")
             return to_class_page(group)
         lesson_ids, topic_id = [str(practice)], None
     else:
