@@ -316,16 +316,21 @@ class RetryPuzzle:
 
     @property
     def wrong(self) -> dict:
-        try:
-            n = len(self.start().chain_at(self.row.target))
-        except (ValueError, KeyError):
-            n = 2
         return {"escapes": {g.lang: ngettext("Oh no, that stone got away! Look where it ran, and try again.",
                                              "Oh no, those stones got away! Look where they ran, and try again.",
-                                             n)}}
+                                             _target_stones(self.row))}}
 
     def start(self) -> Game:
         return position_of(self.row)
+
+
+def _target_stones(row: MissedCapture) -> int:
+    """How many stones the finding is about (its target's chain), for "that stone" or "those stones"; a stored
+    position that is no position counts as several."""
+    try:
+        return len(position_of(row).chain_at(row.target))
+    except (ValueError, KeyError):
+        return 2
 
 
 def position_of(row: MissedCapture) -> Game:
@@ -377,11 +382,7 @@ def prompt(row: MissedCapture) -> str:
         return _("Your stones were in atari. Save them!")
     if row.kind == "self-atari":
         return _("That move left your stones only one liberty. Find a safer move!")
-    try:
-        one = len(position_of(row).chain_at(row.target)) == 1
-    except (ValueError, KeyError):
-        one = False
-    if one:  # one stone to take: "the white stone", as the board shows one
+    if _target_stones(row) == 1:  # one stone to take: "the white stone", as the board shows one
         their = _("the white stone") if row.to_play == "black" else _("the black stone")
     else:
         their = _("the white stones") if row.to_play == "black" else _("the black stones")

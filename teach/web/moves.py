@@ -15,7 +15,6 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from teach.go import Game
-from teach.go.game import BLACK
 from teach.go.coords import point_names
 from teach.go.judge import GoalError
 from teach.models import Attempt, utcnow
@@ -132,15 +131,13 @@ def _taken(start: Game, puzzle, rows: list[str]) -> bool:
     """Whether the computer's reply took stones of the kid's that the puzzle is about (a target of the kid's
     colour empty on the board after the reply): the words then say they were caught, as the board shows, not
     that they "can be caught now"."""
-    kid = "X" if start.to_move == BLACK else "O"
-    size = len(rows)
+    size = start.size
     for target in getattr(puzzle, "targets", ()) or ():
         try:
             index = start.point(target)
         except ValueError:
             continue
-        row, col = size - 1 - index // size, index % size
-        if start.board_rows()[row][col] == kid and rows[row][col] == ".":
+        if start.board[index] == start.to_move and rows[size - 1 - index // size][index % size] == ".":
             return True
     return False
 
