@@ -222,6 +222,32 @@ def test_the_placement_test_opens_the_map_up_to_the_topic_the_child_showed(demo)
     assert 'id="placed-open"' in done and "为你打开了" in done
 
 
+def test_the_placement_test_opens_the_drills_of_the_topics_it_opened(demo):
+    """Practice follows the map: a drill opens with its topic's first lesson, or when the placement test opened the
+    map past that topic; a test that placed the child before the topic leaves the drill closed."""
+    from teach.web import practice
+
+    client = demo.test_client()
+    kid = kid_login(demo, client)
+    assert client.get("/practice/capture/1").status_code == 403
+    with demo.app_context():  # the first puzzle missed: the test placed the child nowhere
+        db.session.add(RankPlacement(kid_id=kid, points=0, answers=[{"puzzle": 0, "right": False}]))
+        db.session.commit()
+    assert client.get("/practice/capture/1").status_code == 403
+    with demo.app_context():
+        placement = db.session.scalar(sa.select(RankPlacement).where(RankPlacement.kid_id == kid))
+        placement.answers = [{"puzzle": i, "right": True} for i in range(6)]
+        db.session.commit()
+        assert rank.placed_topic(placement.answers) == "capture"
+        opened = practice.open_drills(kid)
+        assert "capture" in opened and "atari" in opened
+        assert practice.open_drills(kid, set(), None) == [d for d in opened if d not in ("atari", "capture")]
+    page = client.get("/practice/", headers=EN).get_data(as_text=True)
+    capture = page[page.index('data-drill="capture"'):].split("</li>")[0]
+    assert "data-needs" not in capture and "/practice/capture/1" in capture
+    assert client.get("/practice/capture/1").status_code == 302
+
+
 def test_a_placement_test_missed_at_the_first_puzzle_opens_nothing_more(demo):
     client = demo.test_client()
     kid = kid_login(demo, client)

@@ -154,7 +154,7 @@ def for_map(kid_id: int, progress: dict, now: datetime | None = None) -> dict:
     rec = rank.record(kid_id, record_since(now))
     kid_rank = rank.rank_for_points(rank.rank_points(finished, rec))
     day = daily_from(rec, now)
-    opened = practice.open_drills(kid_id, {lesson_id for lesson_id, _stars in finished})
+    opened = practice.open_drills(kid_id, {lesson_id for lesson_id, _stars in finished}, rec.placed_through)
     puzzle = daily_puzzle(day.day, opened, level_for(kid_rank.kyu))
     done = puzzle is not None and any(key == str(PracticeKey(*puzzle)) and step == 0 for key, step, _t in rec.solved)
     return {"daily": day, "rank": kid_rank, "daily_puzzle": puzzle, "daily_puzzle_done": done,

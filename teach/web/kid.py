@@ -73,11 +73,13 @@ def _unlocked(lessons, progress, placed: str | None = None) -> set[str]:
     return open_ids
 
 
-def _placed() -> str | None:
-    """The topic this kid's placement test opened the map up to (None: not taken, or the first puzzle missed)."""
+def _placed(kid_id: int | None = None) -> str | None:
+    """The topic this kid's (the signed-in kid's by default) placement test opened the map up to (None: not taken,
+    or the first puzzle missed)."""
     from teach.web import rank
 
-    answers = db.session.scalar(sa.select(RankPlacement.answers).where(RankPlacement.kid_id == current_user.id))
+    answers = db.session.scalar(sa.select(RankPlacement.answers).where(
+        RankPlacement.kid_id == (current_user.id if kid_id is None else kid_id)))
     return rank.placed_topic(answers or [])
 
 

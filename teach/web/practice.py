@@ -6,7 +6,8 @@ one set to a whole class. Every answer is stored as an ``Attempt`` under its ``P
 
 A drill opens once the first lesson of its topic is learned (``DRILL_TOPICS``; ladder practice before the ladder
 lesson would only teach guessing); a set a teacher gave is open whatever the map. A drill whose topic has no
-lesson in this catalogue is open. The lock is on the practice page and on drawing a fresh set; a set named by its
+lesson in this catalogue is open, and so is every drill whose topic the placement test opened the map to (a
+child who already plays is not sent back to lesson one to practise). The lock is on the practice page and on drawing a fresh set; a set named by its
 seed (homework, the puzzle of the day, a link a teacher shares) stays open. A set ends with a summary: how many
 were solved, how many at the first try.
 """
@@ -126,13 +127,27 @@ def first_lessons() -> dict[str, object]:
     return first
 
 
-def open_drills(kid_id: int, finished_ids: set[str] | None = None) -> list[str]:
-    """The drills this kid may practise: those whose topic's first lesson is finished (or has no lesson here)."""
+_READ = object()  # open_drills: read the placement test from the database (only when a drill is still closed)
+
+
+def open_drills(kid_id: int, finished_ids: set[str] | None = None, placed: str | None | object = _READ) -> list[str]:
+    """The drills this kid may practise: those whose topic's first lesson is finished (or has no lesson here), and
+    every drill the placement test opened the map past (``placed``: the topic it placed the kid at, as the map
+    opens its lessons; read here unless given)."""
     if finished_ids is None:
         finished_ids = set(db.session.scalars(sa.select(LessonProgress.lesson_id).where(
             LessonProgress.kid_id == kid_id, LessonProgress.finished_at.is_not(None))))
     first = first_lessons()
-    return [d for d in DRILLS if DRILL_TOPICS.get(d) not in first or first[DRILL_TOPICS[d]].id in finished_ids]
+    opened = [d for d in DRILLS if DRILL_TOPICS.get(d) not in first or first[DRILL_TOPICS[d]].id in finished_ids]
+    if len(opened) == len(DRILLS):
+        return opened
+    if placed is _READ:
+        placed = kid._placed(kid_id)
+    if not placed:
+        return opened
+    order = {lesson.id: i for i, lesson in enumerate(content.ordered_lessons())}
+    through = max((order[lesson.id] for lesson in content.ordered_lessons() if lesson.topic == placed), default=-1)
+    return [d for d in DRILLS if d in opened or order[first[DRILL_TOPICS[d]].id] <= through]
 
 
 def _open_or_403(drill: str) -> None:
