@@ -340,6 +340,9 @@ def test_a_made_puzzle_is_a_draft_until_published_to_the_classes_chosen(demo, ou
     page = client.get(f"/teach/lessons/{pk}/classes", headers=EN).get_data(as_text=True)
     assert 'data-published="no"' in page and f"/teach/editor/try/{pk}" in page
     none = client.post(f"/teach/lessons/{pk}/classes", data={"action": "publish"}, headers=EN)
+    for forged in ("9" * 5000, "²", "x"):  # no class of hers: no page, never a 500
+        assert client.post(f"/teach/lessons/{pk}/classes", data={"class": forged, "action": "publish"}).status_code \
+            == 404
     assert none.status_code == 422 and "Choose at least one class" in none.get_data(as_text=True)
     assert client.post(f"/teach/lessons/{pk}/classes", data={"class": mine, "action": "publish"}).status_code == 302
     assert _kid_sees(demo, "CAT234", "Lily", "star,apple,sun", lesson_id)

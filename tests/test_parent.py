@@ -327,3 +327,37 @@ def test_the_weekly_summary_shows_only_the_last_seven_days(demo, client):
     other = demo.test_client()
     signup_parent(other, "other@example.com")
     assert other.get(f"/family/kids/{ming}/week").status_code == 404
+
+
+def test_a_family_name_and_a_grown_up_s_name_keep_only_text(demo, client):
+    signup_parent(client)
+    client.post("/family/families", data={"name": "\u202eThe\x00 Lis\u200b"})
+    client.post("/family/families", data={"name": "\x00\u200b"})
+    with demo.app_context():
+        names = sorted(db.session.scalars(sa.select(Group.name).where(Group.kind == "family",
+                                                                      Group.name.like("%Lis%"))))
+        assert names == ["The Lis"]
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Group).where(Group.name == "")) == 0
+    other = demo.test_client()
+    r = other.post("/signup", data={"role": "parent", "name": "\x1bMum\u202e", "email": "mum@example.com",
+                                    "password": "long-enough-9", "confirm": "long-enough-9"})
+    assert r.status_code == 302
+    with demo.app_context():
+        assert db.session.scalar(sa.select(User.name).where(User.email == "mum@example.com")) == "Mum"
+
+
+def test_the_same_kid_made_at_home_three_times_at_once_is_made_once(demo, client):
+    from test_room import race
+
+    signup_parent(client)
+    client.post("/family/families", data={"name": "The Twins"})
+    with demo.app_context():
+        family_id = db.session.scalar(sa.select(Group.id).where(Group.name == "The Twins"))
+    tabs = []
+    for _ in range(3):
+        tab = demo.test_client()
+        tab.set_cookie("session", client.get_cookie("session").value)
+        tabs.append(tab)
+    race(*[lambda tab=tab: tab.post(f"/family/families/{family_id}/kids", data={"name": "Pip"}) for tab in tabs])
+    with demo.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(User).where(User.name == "Pip")) == 1

@@ -82,7 +82,7 @@ def test_gnu_go_levels_are_offered_only_where_gnu_go_is_installed(kid, client):
     {"size": "99"}, {"size": "19"}, {"goal": "4"}, {"goal": ""}, {"who": "42"}, {"who": "abc"}, {"who": ""},
     {"kind": "chess"}, {"color": "red"}, {"kind": "full", "size": "9", "handicap": "7"},
     {"kind": "full", "size": "99"}, {"kind": "full", "size": "13", "handicap": "1"},
-    {"who": "friend", "friend_name": "x" * 21}, {"size": "7" * 5000},
+    {"who": "friend", "friend_name": "x" * 21}, {"size": "7" * 5000}, {"who": "²"}, {"who": "٣"}, {"who": "３"},
 ])
 def test_a_new_game_the_page_never_offers_gets_a_friendly_400_and_nothing_stored(app, kid, client, change):
     response = client.post("/play/new", data={**CAPTURE_VS_MOUSE, **change})

@@ -962,3 +962,29 @@ def test_a_teacher_watching_a_game_has_a_way_back_to_the_class_s_live_games(room
     assert f'<p class="back"><a href="/room/class/{gid}/live">← Live games</a></p>' in page
     black, _white = players(app, game_id, ming, lily)
     assert '<p class="back">' not in black.get(f"/live/{game_id}").get_data(as_text=True)  # a child plays on
+
+
+@pytest.mark.parametrize("digits", ["²", "٣", "３", "9" * 5000])
+def test_a_live_state_asked_with_digits_no_page_sends_gets_the_whole_game(room, digits):
+    """"²" passes ``str.isdigit`` but not ``int`` (it was a 500), other scripts' digits and 5,000 nines are no
+    ply or version this app gave: the full answer, as for a reconnect."""
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    black, _white = players(app, game_id, ming, lily)
+    move(black, game_id, "D4", 0)
+    for query, headers in ((f"?ply={digits}", {}), ("", {"If-None-Match": f'"{digits}-abc"'}),
+                           (f"?ply={digits}", {"If-None-Match": f'W/"{digits}-x"'})):
+        r = black.get(f"/live/{game_id}/state{query}", headers=headers)
+        assert r.status_code == 200 and r.get_json()["last"] == "D4" and r.get_json()["ply"] == 1
+
+
+@pytest.mark.parametrize("body, kind", [(b"x", "application/json"), (b"[]", "application/json"),
+                                        (b'{"why": 1}', "application/json"), (b"resign", "text/plain")])
+def test_a_body_the_page_never_sends_resigns_nothing(room, body, kind):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    black, _white = players(app, game_id, ming, lily)
+    r = black.post(f"/live/{game_id}/resign", data=body, headers={"Content-Type": kind})
+    assert r.status_code == 400 and row(app, game_id).state == "playing"
+    assert black.post(f"/live/{game_id}/resign", json={}).status_code == 200
+    assert row(app, game_id).state == "finished"

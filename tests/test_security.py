@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 from werkzeug.datastructures import FileStorage
+from werkzeug.routing import IntegerConverter
 from werkzeug.serving import make_server
 
 from teach.models import Group, User
@@ -395,7 +396,7 @@ def _int_rules():
         app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/r"})
         rules = []
         for rule in app.url_map.iter_rules():
-            ints = [name for name, conv in rule._converters.items() if conv.regex == r"\d+"]
+            ints = [name for name, conv in rule._converters.items() if isinstance(conv, IntegerConverter)]
             for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
                 if ints:
                     rules.append(pytest.param(rule.rule, method, id=f"{method} {rule.rule}"))
@@ -448,7 +449,9 @@ def test_no_number_in_a_path_answers_500(school, rule, method):
     routes reaches the database and finds nothing."""
     client = school.test_client()
     sign_in_as(school, client, _role_of(rule))
-    for number, allowed in ((HUGE, {404}), (2**63, {404}), (2**63 - 1, {302, 400, 403, 404})):
+    # digits of other scripts ("３", "٣") are no number anyone typed into this app: no page either
+    for number, allowed in ((HUGE, {404}), (2**63, {404}), (2**63 - 1, {302, 400, 403, 404}), ("３", {404}),
+                            ("٣", {404})):
         path = _fill(rule, number)
         if method == "GET":
             r = client.get(path)
@@ -584,3 +587,26 @@ def test_a_shared_database_without_a_shared_secret_is_warned_about(monkeypatch, 
         create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://"})
         create_app({"TESTING": True, "SECRET_KEY": "set", "SQLALCHEMY_DATABASE_URI": "postgresql+psycopg://u@h/n"})
     assert caplog.records == []
+
+
+def test_a_head_request_with_a_form_does_nothing(demo, client):
+    """HEAD is routed to a page's GET view and CSRF is checked on POST only: a HEAD with the editor's form and no
+    token used to save a puzzle and queue its proof. A body on a HEAD is refused; a plain HEAD is the page's."""
+    from teach.models import TeacherLesson
+
+    adult_login(client, "teacher@example.com", "black-cat-42")
+    rows = "/".join(["........."] * 4 + ["....X...."] + ["........."] * 4)
+    form = {"rows": rows, "to_play": "black", "goal": "capture", "target": "E5", "topic": "capture",
+            "text_en": "Catch it"}
+    r = client.open("/teach/editor", method="HEAD", data=form)
+    assert r.status_code == 400
+    assert client.open("/teach/editor", method="HEAD").status_code == 200
+    with demo.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(TeacherLesson)) == 0
+    assert client.open("/learn/", method="HEAD", data=b"x" * 10).status_code == 400
+
+
+@pytest.mark.parametrize("step", ["²", "9" * 5000, "٣"])
+def test_a_board_opened_from_a_lesson_step_no_page_names_is_the_empty_board(demo, client, step):
+    adult_login(client, "teacher@example.com", "black-cat-42")
+    assert client.get(f"/teach/editor?from=web-first:{step}").status_code == 200

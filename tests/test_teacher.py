@@ -278,6 +278,9 @@ def test_a_practice_set_is_assigned_with_one_seed_and_its_progress_shown(demo, c
     for bad, says in (({"what": "practice:dragons:1", "due": today}, "Choose a practice topic"),
                       ({"what": "practice:capture:7", "due": today}, "Choose a practice topic"),
                       ({"what": "practice:capture:1", "seed": "12ab", "due": today}, "digits only"),
+                      ({"what": "practice:capture:1", "seed": "²", "due": today}, "digits only"),
+                      ({"what": "practice:capture:1", "seed": "٣", "due": today}, "digits only"),
+                      ({"what": "practice:capture:1", "seed": "9" * 5000, "due": today}, "digits only"),
                       ({"what": "practice:capture:1", "seed": "1234", "due": "2000-01-01"}, "passed already")):
         r = client.post(f"/teach/classes/{class_id}/assignments", data=bad, headers=EN, follow_redirects=True)
         assert says in r.get_data(as_text=True)
@@ -615,6 +618,8 @@ def _own_lesson_count(app) -> int:
     (b"(;SZ[9]AB[aa]" + b"C[" + b"x" * (65 * 1024) + b"])", {}, "too big"),
     (MOUSE_SGF.replace(b"SZ[9]", b"SZ[19]"), {}, "9×9 or 13×13"),
     (MOUSE_SGF.replace(b"SZ[9]", b""), {}, "9×9 or 13×13"),
+    (MOUSE_SGF.replace(b"SZ[9]", "SZ[²]".encode()), {}, "9×9 or 13×13"),
+    (MOUSE_SGF.replace(b"SZ[9]", b"SZ[" + b"9" * 5000 + b"]"), {}, "9×9 or 13×13"),
     (MOUSE_SGF.replace(b"AB[ed][de][fe]AW[ee][eg]", b""), {}, "no stones"),
     (MOUSE_SGF.replace(b"PL[B]", b"PL[X]"), {}, "PL must be B or W"),
     (MOUSE_SGF, {"text_zh": "", "text_en": " "}, "in Chinese or in English"),
@@ -689,3 +694,56 @@ def test_the_kid_page_shows_times_on_the_classroom_s_clock(demo, client):
         db.session.commit()
     page = client.get(f"/teach/classes/{class_id}/kids/{lily}", headers=EN).get_data(as_text=True)
     assert "12-02 01:30" in page and "12-01 17:30" not in page
+
+
+@pytest.mark.parametrize("typed, kept", [("Cls\x00\x01\x07red", "Clsred"), ("\u202eTigers\u200b", "Tigers"),
+                                         ("  大\t班  ", "大 班")])
+def test_a_class_name_keeps_only_text(demo, client, typed, kept):
+    """Control characters, direction overrides and zero-width spaces are no part of a name the kids' sign-in
+    page shows: dropped; a name of nothing else is no name."""
+    teacher_login(client)
+    class_id = int(client.post("/teach/classes", data={"name": typed}).headers["Location"].rsplit("/", 1)[1])
+    with demo.app_context():
+        assert db.session.get(Group, class_id).name == kept
+    client.post(f"/teach/classes/{class_id}/rename", data={"name": "\u200b\u202e\x00"})
+    with demo.app_context():
+        assert db.session.get(Group, class_id).name == kept  # refused: nothing left to call it
+
+
+def _tabs(app, client, n: int) -> list:
+    """``n`` more browsers holding ``client``'s session (a double click, or the same form in several tabs)."""
+    tabs = []
+    for _ in range(n):
+        tab = app.test_client()
+        tab.set_cookie("session", client.get_cookie("session").value)
+        tabs.append(tab)
+    return tabs
+
+
+def test_the_same_kid_sent_three_times_at_once_is_added_once(demo, client):
+    from test_room import race
+
+    teacher_login(client)
+    class_id = demo_class(demo)
+    answers = race(*[lambda tab=tab: tab.post(f"/teach/classes/{class_id}/kids", data={"names": "Twin"})
+                     for tab in _tabs(demo, client, 3)])
+    assert sorted(status for status, _body in answers) == [200, 400, 400]  # one card, two "taken" pages
+    with demo.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(User).where(User.name == "Twin")) == 1
+
+
+def test_a_new_class_sent_three_times_at_once_is_made_once(demo, client):
+    from test_room import race
+
+    teacher_login(client)
+    with demo.app_context():
+        before = db.session.scalar(sa.select(sa.func.count()).select_from(Group))
+    answers = race(*[lambda tab=tab: tab.post("/teach/classes", data={"name": "Twin class"})
+                     for tab in _tabs(demo, client, 3)])
+    assert [status for status, _body in answers] == [302] * 3  # each tab lands on the one class
+    with demo.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Group)) == before + 1
+    again = client.post("/teach/classes", data={"name": "twin CLASS"}, headers=EN, follow_redirects=True)
+    assert "already" in again.get_data(as_text=True)
+    with demo.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Group)) == before + 1

@@ -69,7 +69,8 @@ def read_sgf(data: bytes) -> tuple[Node | None, Problem | None]:
 def setup_of(root: Node) -> tuple[Setup | None, list[Problem]]:
     """The puzzle position of an SGF's first node (SZ, AB, AW, PL), or every problem with it."""
     size_raw = root.get("SZ", "19")
-    if not size_raw.strip().isdigit() or int(size_raw) not in SGF_SIZES:
+    digits = size_raw.strip()
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 3) or int(digits) not in SGF_SIZES:
         return None, [Problem("size", size_raw)]
     size = int(size_raw)
     try:

@@ -28,7 +28,7 @@ from teach.models import AVATARS, PASSWORD_PICTURES, Group, Membership, User
 from teach.web import classroom, picture_lock
 from teach.web import signin_limits as limits
 from teach.web.extensions import db
-from teach.web.safety import safe_next
+from teach.web.safety import one_line, safe_next
 
 bp = Blueprint("auth", __name__)
 PICTURE_COUNT = 3  # pictures in a kid's password
@@ -55,7 +55,7 @@ class LoginForm(FlaskForm):
 class SignupForm(FlaskForm):
     role = RadioField(_l("I am a"), choices=[SelectChoice("teacher", _l("Teacher")), SelectChoice("parent", _l("Parent"))],
                       validators=[DataRequired()], default="teacher")
-    name = StringField(_l("Your name"), validators=[DataRequired(), Length(max=80)])
+    name = StringField(_l("Your name"), filters=[one_line], validators=[DataRequired(), Length(max=80)])
     email = EmailField(_l("Email"), validators=[DataRequired(), Email(), Length(max=254)])
     password = PasswordField(_l("Password"), validators=[DataRequired(), Length(min=8, max=200)])
     confirm = PasswordField(_l("Password again"), validators=[EqualTo("password", _l("The passwords differ."))])
@@ -115,7 +115,7 @@ def signup():
     form = SignupForm()
     if form.validate_on_submit():
         email = form.email.data.strip().lower()
-        user = User(role=form.role.data, name=form.name.data.strip(), email=email)
+        user = User(role=form.role.data, name=one_line(form.name.data), email=email)
         user.set_password(form.password.data)  # before the look-up: a taken email costs the same hash
         if db.session.scalar(sa.select(User.id).where(User.email == email)) is not None:
             _signup_refused(form)

@@ -70,6 +70,15 @@ def new_pictures() -> list[str]:
     return [secrets.choice(PASSWORD_PICTURES) for _ in range(PICTURE_COUNT)]
 
 
+def hold(row_class, row_id: int) -> None:
+    """Hold one row (a class, a family, a teacher) for the rest of this transaction: an UPDATE that changes nothing,
+    which PostgreSQL answers with a row lock and SQLite with its write lock. A second request doing the same
+    waits here until the first has committed, and then reads what it wrote — two "add Ben" sent at once check
+    the name one after the other, not both before either writes."""
+    db.session.execute(sa.update(row_class).where(row_class.id == row_id).values(id=row_class.id)
+                       .execution_options(synchronize_session=False))
+
+
 def new_kid(name: str, group: Group, avatars_taken: set[str]) -> tuple[User, list[str]]:
     """A kid account in ``group`` with an avatar no classmate has (while any is left) and a fresh picture password."""
     free = [a for a in AVATARS if a not in avatars_taken] or list(AVATARS)

@@ -37,7 +37,7 @@ from teach.web.moves import json_body, refused
 from teach.web.pictures import glyph
 from teach.web.play import KOMI, _count_sentence, _count_view, _move_name, _tapped, _valid_ply, score_words
 from teach.web.played import BrokenRecord, game_of
-from teach.web.security import ID_MAX
+from teach.web.security import ID_MAX, plain_int
 
 bp = Blueprint("live", __name__, url_prefix="/live")
 
@@ -380,11 +380,12 @@ def _shown_ply(row: LiveGame) -> int | None:
     if row.state != "playing":
         return None
     text = request.args.get("ply", "")
-    if not text.isdigit() or len(text) > 4 or int(text) > row.ply:
+    since = plain_int(text, 4)
+    if since is None or since > row.ply:
         return None
     if notify.version_of_tag(request.headers.get("If-None-Match"), row.id) is None:
         return None
-    return int(text)
+    return since
 
 
 def _delta_answer(row: LiveGame, you: str | None, since: int):
@@ -545,7 +546,12 @@ def _not_now(row: LiveGame) -> str:
 
 
 def _empty_body() -> bool:
-    return json_body() == {} and (request.get_data() in (b"", b"{}") or request.is_json)
+    """No body, or a JSON body that is an empty object; a body that cannot be read is not "empty" (it was
+    taken for one, and resigned a game)."""
+    raw = request.get_data()
+    if raw.strip() in (b"", b"{}"):
+        return True
+    return request.is_json and request.get_json(silent=True) == {}
 
 
 @bp.post("/<int:game_id>/resign")

@@ -37,7 +37,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
 from teach.web.i18n import LOCALES
-from teach.web.security import HEADERS
+from teach.web.security import HEADERS, plain_int
 
 log = logging.getLogger(__name__)
 _clients: dict[str, object] = {}  # one Redis connection pool per URL and process
@@ -153,9 +153,10 @@ def _tag_version(if_none_match: str) -> tuple[str, int] | None:
     if tag.startswith("W/"):
         tag = tag[2:]
     version_text = tag.strip('"').partition("-")[0]
-    if not version_text.isdigit() or len(version_text) > 12:
+    version = plain_int(version_text, 12)
+    if version is None:
         return None
-    return tag, int(version_text)
+    return tag, version
 
 
 def version_of_tag(if_none_match: str | None, game_id: int) -> int | None:

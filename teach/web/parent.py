@@ -24,6 +24,7 @@ from teach.web import (classroom, content, daily, games, kid_report, links, mile
                        weeks)
 from teach.web.access import parent_required
 from teach.web.extensions import db, limiter
+from teach.web.safety import one_line
 
 bp = Blueprint("parent", __name__, url_prefix="/family")
 LINK_LIMIT = "10 per minute;50 per day"  # codes typed by one address: guessing 31**10 codes gets nowhere
@@ -145,7 +146,7 @@ def follow():
 @bp.post("/families")
 @parent_required
 def create_family():
-    name = " ".join((request.form.get("name") or "").split())[:80]
+    name = one_line(request.form.get("name"))[:80]
     if not name:
         flash(_("Give the family a name."), "error")
         return redirect(url_for("parent.home"))
@@ -167,6 +168,7 @@ def _password_card(group: Group, kid: User, pictures: list[str]):
 def add_kid(family_id: int):
     """A kid made at home: signs in with the family code, followed by every parent of the family."""
     group = _family_or_404(family_id)
+    classroom.hold(Group, group.id)  # the name below is checked against every kid added before it
     members = db.session.scalars(sa.select(Membership).where(Membership.group_id == group.id)).all()
     kids = [m.user for m in members if m.role == "kid"]
     names, problems = classroom.parse_names(request.form.get("name", ""), {k.name.casefold() for k in kids})

@@ -33,7 +33,8 @@ from teach.web.kid import step_settings
 from teach.web.moves import json_body, refused
 from teach.web.pictures import glyph
 from teach.web.played import BrokenRecord, game_of, new_game, rules_of
-from teach.web.security import ID_MAX
+from teach.web.safety import one_line
+from teach.web.security import ID_MAX, plain_int
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 
@@ -111,12 +112,13 @@ def parse_new_game(form) -> tuple[dict | None, str | None]:
     level = None
     if who == "friend":
         opponent = "friend"
-        friend_name = " ".join(form.get("friend_name", "").split())
+        friend_name = one_line(form.get("friend_name", ""))
         if len(friend_name) > FRIEND_NAME_MAX:
             return None, _("That name is too long: %(n)d letters at most.", n=FRIEND_NAME_MAX)
         friend_name = friend_name or None
     else:
-        chosen = _level(int(who)) if who.isdigit() and len(who) <= 2 else None
+        number = plain_int(who, 2)
+        chosen = _level(number) if number is not None else None
         if chosen is None:
             return None, _("Pick who to play against: one of the computer's animals, or someone here with you.")
         level = chosen.number

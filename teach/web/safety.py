@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+import unicodedata
 from urllib.parse import urlsplit
 
 from flask import request
+
+# format characters kept in names: the joiners that build emoji and the scripts that need them (ZWNJ, ZWJ)
+_KEPT_FORMAT = {"\u200c", "\u200d"}
+
+
+def one_line(raw: str | None) -> str:
+    """Typed text as one line with single spaces, without the characters that are no text: control characters
+    (NUL, escape codes), right-to-left overrides and zero-width spaces (a name made of those shows blank on the
+    kids' sign-in page, or turns the words after it around)."""
+    kept = "".join(ch for ch in (raw or "") if unicodedata.category(ch) not in ("Cc", "Cf", "Co", "Cs")
+                   or ch in _KEPT_FORMAT or ch.isspace())
+    return " ".join(kept.split())
 
 
 def safe_next(target: str | None) -> str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
-from flask import Flask, has_request_context, request
+from flask import Flask, abort, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -38,9 +38,20 @@ HEADERS = {
 ID_MAX = 2**63 - 1  # ids are signed 64-bit integers in SQLite and PostgreSQL alike
 
 
+def plain_int(text: str | None, digits: int = 18) -> int | None:
+    """The number a form, query or header field spells in ASCII digits (at most ``digits`` of them), else None.
+    ``str.isdigit`` alone lets through "²" (which ``int`` refuses: a 500), "٣" and "３" (other scripts' digits, no
+    number anyone typed here), and 5,000 nines (past ``int``'s limit on long strings)."""
+    if text is None or not (0 < len(text) <= digits and text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
 class DatabaseId(IntegerConverter):
-    """``<int:...>`` in every route: a number past what a database id can hold is no page (404), instead of an
-    integer overflow deep in the database driver."""
+    """``<int:...>`` in every route: ASCII digits only ("/play/１" is no page), and a number past what a database
+    id can hold is no page (404), instead of an integer overflow deep in the database driver."""
+
+    regex = r"[0-9]+"
 
     def __init__(self, map, fixed_digits=0, min=None, max=ID_MAX, signed=False):
         super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
@@ -110,9 +121,18 @@ def check_shared_state(app: Flask) -> None:
             "to share them.", workers, workers)
 
 
+def head_has_no_body() -> None:
+    """A HEAD request is a GET without the page (Flask routes it to the GET view), and CSRF is checked on POST,
+    PUT, PATCH and DELETE only: a body on a HEAD could reach a view that takes "not GET" for a submit without its
+    token. Such a request is refused before any view runs."""
+    if request.method == "HEAD" and (request.content_length or request.headers.get("Transfer-Encoding")):
+        abort(400)
+
+
 def register(app: Flask) -> None:
     """Before the blueprints: their routes take the bounded ``int`` as they are added."""
     app.url_map.converters["int"] = DatabaseId
+    app.before_request(head_has_no_body)
     app.json = BodyJSON(app)
     app.session_interface = SessionCookies()
     app.after_request(add_headers)

@@ -15,6 +15,7 @@ from teach.models import Assignment, Group
 from teach.web import classroom, content
 from teach.web.access import teacher_required
 from teach.web.extensions import db
+from teach.web.security import plain_int
 
 from . import bp
 from .forms import AssignForm
@@ -96,9 +97,10 @@ def _practice_choice(what: str, raw_seed: str):
     if chosen is None or chosen.seed is not None:
         return None
     if raw_seed:
-        if not raw_seed.isdigit() or int(raw_seed) >= MAX_SEED:
+        seed = plain_int(raw_seed)
+        if seed is None or seed >= MAX_SEED:
             return None
-        return chosen.with_seed(int(raw_seed))
+        return chosen.with_seed(seed)
     return chosen.with_seed(secrets.randbelow(MAX_SEED))
 
 

@@ -38,6 +38,14 @@ def create_class():
     if not form.validate():
         flash(first_error(form), "error")
         return redirect(url_for("teacher.classes"))
+    classroom.hold(User, current_user.id)  # one "new class" at a time per teacher: a double click makes one
+    same = db.session.scalar(sa.select(Group).join(Membership, Membership.group_id == Group.id).where(
+        Membership.user_id == current_user.id, Membership.role == "teacher", Group.kind == "class",
+        Group.archived.is_(False), sa.func.lower(Group.name) == form.name.data.lower()))
+    if same is not None:
+        db.session.rollback()
+        flash(_("You have a class called “%(name)s” already: here it is.", name=same.name), "error")
+        return to_class_page(same)
     group = Group(kind="class", name=form.name.data)
     group.members.append(Membership(user=current_user, role="teacher"))
     db.session.add(group)

@@ -24,6 +24,7 @@ from teach.web.access import teacher_required
 from teach.web.board import render_board
 from teach.web.extensions import db, limiter
 from teach.web.moves import json_body, refused
+from teach.web.security import plain_int
 
 from . import bp
 from .editor import empty_rows, kid_game_or_none
@@ -45,8 +46,9 @@ def _opening() -> tuple[list[str], str, list[str]]:
     """(rows, side to move, moves to step through) the board opens with."""
     lesson_id, _sep, step = (request.args.get("from") or "").partition(":")
     lesson = content.catalog().lessons.get(lesson_id)
-    if lesson is not None and step.isdecimal() and int(step) < len(lesson.steps):
-        chosen = lesson.steps[int(step)]
+    index = plain_int(step, 4)
+    if lesson is not None and index is not None and index < len(lesson.steps):
+        chosen = lesson.steps[index]
         if chosen.position is not None:
             to_play = getattr(chosen, "to_play", "black")
             line = [m.move for m in getattr(chosen, "moves", ())] if chosen.kind == "demo" else []

@@ -22,6 +22,7 @@ from teach.web.access import teacher_required
 from teach.web.board import render_board, rows_after
 from teach.web.extensions import db
 from teach.web.moves import json_body, refused
+from teach.web.security import plain_int
 
 from . import bp
 from .authoring import _busy, _own_lesson_or_404
@@ -48,8 +49,9 @@ def _start_rows() -> tuple[list[str], str]:
         return rows, to_play
     lesson_id, _sep, step = (request.args.get("from") or "").partition(":")
     lesson = content.catalog().lessons.get(lesson_id)
-    if lesson is not None and step.isdecimal() and int(step) < len(lesson.steps):
-        chosen = lesson.steps[int(step)]
+    index = plain_int(step, 4)
+    if lesson is not None and index is not None and index < len(lesson.steps):
+        chosen = lesson.steps[index]
         if chosen.position is not None and chosen.position.size in authoring.BOARD_SIZES:
             to_play = getattr(chosen, "to_play", "black")
             return chosen.position.game(to_play).board_rows(), to_play
@@ -156,7 +158,7 @@ def _editor_page(rows: list[str], to_play: str, entry: EditorInput | None, error
 @teacher_required
 def board_editor():
     """Set up a puzzle on a board: the quick checks answer at once, the reader's proof is queued."""
-    if request.method == "GET":
+    if request.method != "POST":  # GET or HEAD: HEAD is no submit (CSRF is checked on POST only)
         rows, to_play = _start_rows()
         return _editor_page(rows, to_play, None, [])
     entry = EditorInput(request.form)
@@ -309,9 +311,9 @@ def publish_lesson(lesson_pk: int):
     errors: list[str] = []
     if request.method == "POST":
         picked = request.form.getlist("class")
-        if not all(v.isdecimal() for v in picked) or not {int(v) for v in picked} <= {c.id for c in classes}:
+        picked_ids = {plain_int(v) for v in picked}
+        if not picked_ids <= {c.id for c in classes}:  # None (no number) is no class either
             abort(404)
-        picked_ids = {int(v) for v in picked}
         if request.form.get("action") == "draft":
             stored.published_at = None
         elif not picked_ids:

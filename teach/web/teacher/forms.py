@@ -17,6 +17,10 @@ from wtforms.validators import AnyOf, DataRequired, ValidationError
 from teach.go.judge import GOALS
 from teach.lessons import authoring
 from teach.web import content
+from teach.web.safety import one_line
+from teach.web.security import plain_int
+
+__all__ = ["one_line"]  # the editor takes it from here with the forms
 
 UPLOAD_MAX = 64 * 1024  # bytes of one uploaded lesson or SGF file
 TEXT_MAX = 300  # characters of a puzzle's instruction
@@ -24,11 +28,6 @@ GOAL_LABELS = {"capture": _l("Capture the target stones"), "save": _l("Save the 
                "live": _l("Make the target group live"), "kill": _l("Kill the target group"),
                "race": _l("Win the capturing race"), "connect": _l("Connect the target stones"),
                "cut": _l("Cut the target stones apart")}
-
-
-def one_line(raw: str | None) -> str:
-    """Text as one line with single spaces (names, instructions typed with stray spaces or line breaks)."""
-    return " ".join((raw or "").split())
 
 
 def first_error(form: FlaskForm) -> str | None:
@@ -65,7 +64,7 @@ class KidIdsField(Field):
         super().__init__(*args, default=list, **kwargs)
 
     def process_formdata(self, valuelist: list[str]) -> None:
-        self.data = sorted({int(v) for v in valuelist if v.isdecimal()})
+        self.data = sorted({n for n in map(plain_int, valuelist) if n is not None})
 
 
 class AssignForm(FlaskForm):

@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user
 
-from teach.models import Membership, ParentLink
+from teach.models import Group, Membership, ParentLink
 from teach.web import classroom, links, picture_lock
 from teach.web.access import teacher_required
 from teach.web.extensions import db
@@ -26,6 +26,7 @@ from .scope import ask_first, class_kid_or_404, class_or_404, confirmed, to_clas
 def add_kids(class_id: int):
     """Add kids from a list of names: all of them in one transaction, or none with every problem listed."""
     group = class_or_404(class_id)
+    classroom.hold(Group, group.id)  # the names below are checked against every kid added before this list
     kids = classroom.class_kids(group.id) + classroom.class_kids(group.id, archived=True)
     names, problems = classroom.parse_names(KidNamesForm().names.data, {k.name.casefold() for k in kids})
     if problems:
