@@ -238,7 +238,7 @@ def populate(url: str, kids: int, lessons: list[str]) -> list[dict]:
     from flask_migrate import upgrade
     from werkzeug.security import generate_password_hash
 
-    from teach.models import Group, LessonProgress, Membership, User, new_code
+    from teach.models import Group, LessonProgress, Membership, User, new_code, utcnow
     from teach.web import _database_url, create_app
     from teach.web.demo import create_demo
     from teach.web.extensions import db
@@ -265,8 +265,11 @@ def populate(url: str, kids: int, lessons: list[str]) -> list[dict]:
             {"group_id": group_ids[codes[i // CLASS_SIZE]], "user_id": ids[f"kid{i:04d}"], "role": "kid"}
             for i in range(kids)])
         if lessons:  # the play scenario opens no lesson
+            # learned already: a kid may play any step of a finished lesson again (a lesson not finished is done
+            # in order, and the mix taps puzzles all through each lesson)
+            done = utcnow()
             db.session.execute(sa.insert(LessonProgress), [
-                {"kid_id": ids[f"kid{i:04d}"], "lesson_id": lesson_id, "step": 0, "stars": 0}
+                {"kid_id": ids[f"kid{i:04d}"], "lesson_id": lesson_id, "step": 0, "stars": 0, "finished_at": done}
                 for i in range(kids) for lesson_id in lessons])
         db.session.commit()
         db.session.remove()
@@ -796,7 +799,7 @@ def profile(kind: str, rounds: int = 3, prewarm: bool = True, redis: str = "redi
 
     import sqlalchemy as sa
 
-    from teach.models import LessonProgress
+    from teach.models import LessonProgress, utcnow
     from teach.web import _database_url, create_app
     from teach.web.extensions import db
 
@@ -813,9 +816,10 @@ def profile(kind: str, rounds: int = 3, prewarm: bool = True, redis: str = "redi
             client = signed_in_client(app, mix[0]["lesson"], 0)
             with app.app_context():
                 kid_id = db.session.scalar(sa.select(LessonProgress.kid_id))
-                db.session.execute(sa.insert(LessonProgress), [
-                    {"kid_id": kid_id, "lesson_id": l, "step": 0} for l in sorted({p["lesson"] for p in mix})
-                    if l != mix[0]["lesson"]])
+                db.session.execute(sa.update(LessonProgress).values(finished_at=utcnow()))
+                db.session.execute(sa.insert(LessonProgress), [  # learned: any step may be played again
+                    {"kid_id": kid_id, "lesson_id": l, "step": 0, "finished_at": utcnow()}
+                    for l in sorted({p["lesson"] for p in mix}) if l != mix[0]["lesson"]])
                 db.session.commit()
             token = re.search(r'csrf-token" content="([^"]+)"', client.get("/learn/").get_data(as_text=True)).group(1)
 

@@ -72,6 +72,7 @@
       busy = false;
       moveArrived();
       if (data.result === "signed-out") { signedOut(data); return; }
+      if (data.reason === "not-reached" && data.next) { location.href = data.next; return; }  // another tab moved on
       if (data.result === "illegal" || data.result === "error") { say(data.message, false); beep(false); return; }
       if (data.result === "stale") { setRows(data.rows); attempt = data.attempt; ply = data.ply; say(data.message); return; }
       if (data.result === "thinking" || data.result === "slow") { notAMove(data, point); return; }
@@ -127,6 +128,7 @@
       busy = false;
       moveArrived();
       if (data.result === "signed-out") signedOut(data);
+      else if (data.reason === "not-reached" && data.next) location.href = data.next;
       else if (data.result === "correct") { say(data.message, true); beep(true); finish(data); }
       else { missed(data, body); }
     }, function () { busy = false; answerLost(body); });

@@ -221,7 +221,9 @@ def build_world() -> dict:
     job = ProofJob(owner_id=teacher.id, kind="lesson", filename="mine.yaml", source=OWN_LESSON,
                    content_hash="0" * 64, status="done", result={"errors": [], "puzzles": 1, "problem": None,
                                                                   "title": {"zh": "课", "en": "Lesson"}})
-    db.session.add_all([own, job, attempt, assignment, LessonProgress(kid_id=kid.id, lesson_id="web-first", step=1),
+    db.session.add_all([own, job, attempt, assignment, LessonProgress(kid_id=kid.id, lesson_id="web-first", step=2),
+                        # both kids have reached the lesson's puzzle and quiz (a step further on is refused, 409)
+                        LessonProgress(kid_id=other_kid.id, lesson_id="web-first", step=2),
                         StickerAward(kid_id=kid.id, sticker_id="web-first-badge")])
     # games pages: a finished, reviewed game of the kid with one missed capture to retry
     game = PlayedGame(kid_id=kid.id, kind="full", size=9, komi=7.5, kid_color="black", opponent="computer", level=1,

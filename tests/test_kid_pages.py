@@ -257,3 +257,68 @@ def test_a_wrong_tap_quiz_answer_says_which_points_are_wrong_or_how_many_are_lef
     assert answer == {"result": "wrong", "message": words, "not_right": not_right}
     zh = client.post("/learn/web-first/2/answer", json={"points": points}).get_json()
     assert zh["message"] in ("还不对哦：打✗的点不是。", "快对了！还有1个没找到。")
+
+
+# ---------------------------------------------------------------------- a lesson is done in order
+def _progress(app, kid_id: int, lesson_id: str):
+    from teach.models import LessonProgress
+
+    with app.app_context():
+        row = db.session.scalar(sa.select(LessonProgress).where(LessonProgress.kid_id == kid_id,
+                                                                LessonProgress.lesson_id == lesson_id))
+        return None if row is None else (row.step, row.finished_at is not None, row.stars, row.mistakes)
+
+
+def _stickers(app, kid_id: int) -> list[str]:
+    with app.app_context():
+        return sorted(db.session.scalars(sa.select(StickerAward.sticker_id).where(StickerAward.kid_id == kid_id)))
+
+
+def test_an_answer_to_a_step_the_kid_has_not_reached_finishes_nothing(demo, client):
+    """The lesson's last step answered right, straight from its start: no stars, no sticker, no lesson finished
+    (the page shows step 0; one post used to finish the lesson). The kid is sent to the step they are at."""
+    kid = kid_login(client, demo)
+    before = _stickers(demo, kid)
+    r = client.post("/learn/web-first/2/answer", json={"points": ["D5", "F5", "E4"]})
+    assert r.status_code == 409 and r.get_json()["next"] == "/learn/web-first/0" and r.get_json()["message"]
+    r = client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": None, "ply": 0})
+    assert r.status_code == 409 and r.get_json()["reason"] == "not-reached"
+    assert client.post("/learn/web-first/1/next").status_code == 404  # not an explain step
+    assert _stickers(demo, kid) == before and _progress(demo, kid, "web-first") in (None, (0, False, 0, 0))
+    # in order, the same answers finish it
+    assert client.post("/learn/web-first/0/next").status_code == 302
+    assert client.post("/learn/web-first/2/answer", json={"points": ["D5", "F5", "E4"]}).status_code == 409
+    assert client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": None, "ply": 0}).get_json()[
+        "result"] == "correct"
+    assert client.post("/learn/web-first/2/answer", json={"points": ["D5", "F5", "E4"]}).get_json()["finished"]
+    assert _progress(demo, kid, "web-first")[1:3] == (True, 3) and len(_stickers(demo, kid)) > len(before)
+    # a finished lesson may be played again at any step
+    assert client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": None, "ply": 0}).get_json()[
+        "result"] == "correct"
+    assert client.post("/learn/web-first/2/answer", json={"points": ["D5", "F5", "E4"]}).get_json()["finished"]
+
+
+def test_two_wrong_answers_at_once_both_count(demo, client):
+    """The mistake is counted by the database (mistakes + 1), not read, added to and written back: another
+    request's mistake committed in between is kept."""
+    from teach.models import LessonProgress
+
+    kid = kid_login(client, demo)
+    client.post("/learn/web-first/0/next")
+    client.post("/learn/web-first/1/move", json={"move": "E4", "attempt": None, "ply": 0})
+    assert _progress(demo, kid, "web-first")[3] == 0
+
+    def other_request_counts_a_mistake(session, _context, _instances):
+        with db.engine.begin() as conn:
+            conn.execute(sa.update(LessonProgress).where(LessonProgress.kid_id == kid,
+                                                         LessonProgress.lesson_id == "web-first")
+                         .values(mistakes=LessonProgress.mistakes + 1))
+
+    sa.event.listen(sa.orm.Session, "before_flush", other_request_counts_a_mistake, once=True)
+    try:
+        r = client.post("/learn/web-first/2/answer", json={"points": ["A1"]})
+    finally:
+        if sa.event.contains(sa.orm.Session, "before_flush", other_request_counts_a_mistake):
+            sa.event.remove(sa.orm.Session, "before_flush", other_request_counts_a_mistake)
+    assert r.get_json()["result"] == "wrong"
+    assert _progress(demo, kid, "web-first")[3] == 2

@@ -127,11 +127,14 @@ def test_practice_opens_with_its_lesson_and_draws_levels_as_plants(demo):
     capture = page[page.index('data-drill="capture"'):].split("</li>")[0]
     assert 'data-needs="web-first"' in capture and "/practice/capture/1" not in capture
     assert "★" not in page and "🌱" in page
-    assert client.get("/practice/capture/1").status_code == 403
+    closed = client.get("/practice/capture/1")  # to the practice page, where the drill says what opens it
+    assert closed.status_code == 302 and closed.headers["Location"].endswith("/practice/#drill-capture")
+    assert 'id="drill-capture"' in page
     assert client.get("/practice/escape/1").status_code == 302  # no escape lesson in this catalogue: open
+    assert "/practice/escape/1/" in client.get("/practice/escape/1").headers["Location"]
     assert client.get("/practice/capture/1?seed=42").status_code == 302  # a named set (homework, a link) is open
     finish_first_lesson(client)
-    assert client.get("/practice/capture/1").status_code == 302
+    assert client.get("/practice/capture/1").headers["Location"].startswith("/practice/capture/1/")
     assert "/practice/capture/1" in client.get("/practice/").get_data(as_text=True)
 
 
@@ -229,11 +232,11 @@ def test_the_placement_test_opens_the_drills_of_the_topics_it_opened(demo):
 
     client = demo.test_client()
     kid = kid_login(demo, client)
-    assert client.get("/practice/capture/1").status_code == 403
+    assert client.get("/practice/capture/1").headers["Location"].endswith("#drill-capture")
     with demo.app_context():  # the first puzzle missed: the test placed the child nowhere
         db.session.add(RankPlacement(kid_id=kid, points=0, answers=[{"puzzle": 0, "right": False}]))
         db.session.commit()
-    assert client.get("/practice/capture/1").status_code == 403
+    assert client.get("/practice/capture/1").headers["Location"].endswith("#drill-capture")
     with demo.app_context():
         placement = db.session.scalar(sa.select(RankPlacement).where(RankPlacement.kid_id == kid))
         placement.answers = [{"puzzle": i, "right": True} for i in range(6)]
@@ -245,7 +248,7 @@ def test_the_placement_test_opens_the_drills_of_the_topics_it_opened(demo):
     page = client.get("/practice/", headers=EN).get_data(as_text=True)
     capture = page[page.index('data-drill="capture"'):].split("</li>")[0]
     assert "data-needs" not in capture and "/practice/capture/1" in capture
-    assert client.get("/practice/capture/1").status_code == 302
+    assert client.get("/practice/capture/1").headers["Location"].startswith("/practice/capture/1/")
 
 
 def test_a_placement_test_missed_at_the_first_puzzle_opens_nothing_more(demo):

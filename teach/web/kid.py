@@ -11,6 +11,7 @@ from typing import NoReturn
 import sqlalchemy as sa
 from flask import (Blueprint, abort, current_app, g, jsonify, make_response, redirect, render_template, request,
                    send_from_directory, url_for)
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from teach.go import Game
@@ -266,12 +267,29 @@ def _demo_frames(game: Game, demo) -> list[dict]:
 
 # ---------------------------------------------------------------------- playing
 def _step_or_404(lesson, step: int, kinds: tuple[str, ...]):
+    """The step, if it is of one of ``kinds`` and the kid has reached it: a lesson is done in order until it is
+    finished (then any step may be played again). An answer to a step further on is refused with the way to the
+    step the kid is at — it finished a lesson, stars and sticker included, from one post to its last step."""
     if not 0 <= step < len(lesson.steps):
         abort(404)
     s = lesson.steps[step]
     if s.kind not in kinds:
         abort(404)
+    progress = _stored_progress(lesson.id)
+    reached = 0 if progress is None else len(lesson.steps) if progress.finished_at is not None else progress.step
+    if step > reached:
+        here = url_for("kid.step", lesson_id=lesson.id, step=reached)
+        if "explain" in kinds:  # "go on" from an explain or demo step is a form: back to the page
+            abort(redirect(here))
+        abort(make_response(jsonify(result="error", reason="not-reached", next=here,
+                                    message=_("That did not work. Please reload the page and try again.")), 409))
     return s
+
+
+def _one_more(column):
+    """``column + 1`` as the database computes it: two answers at once both count (read, add one, write back
+    lost one of them)."""
+    return sa.func.coalesce(column, 0) + 1
 
 
 @bp.post("/<lesson_id>/<int:step>/move")
@@ -286,8 +304,7 @@ def move(lesson_id: str, step: int):
         return _advance(lesson, _progress_for(lesson), step)
 
     def failed() -> None:
-        p = _progress_for(lesson)
-        p.mistakes = (p.mistakes or 0) + 1
+        _progress_for(lesson).mistakes = _one_more(LessonProgress.mistakes)
 
     return judge_move(puzzle, judge, lesson.id, step, json_body(), solved, failed)
 
@@ -297,8 +314,7 @@ def move(lesson_id: str, step: int):
 def hint(lesson_id: str, step: int):
     lesson = _open_lesson_or_404(lesson_id)
     s = _step_or_404(lesson, step, ("puzzle", "quiz"))
-    progress = _progress_for(lesson)
-    progress.hints = (progress.hints or 0) + 1
+    _progress_for(lesson).hints = _one_more(LessonProgress.hints)
     db.session.commit()
     return jsonify(hint=s.hint.get(g.lang) if s.hint else messages.no_hint())
 
@@ -322,8 +338,7 @@ def show_me(lesson_id: str, step: int):
     puzzle = _step_or_404(lesson, step, ("puzzle",))
 
     def shown() -> None:  # seeing the answer counts as a hint for the lesson's stars
-        p = _progress_for(lesson)
-        p.hints = (p.hints or 0) + 1
+        _progress_for(lesson).hints = _one_more(LessonProgress.hints)
 
     return puzzle_help.show_me_answer(puzzle, _lesson_judge(lesson, step, puzzle), lesson.id, step, shown=shown)
 
@@ -349,7 +364,7 @@ def answer(lesson_id: str, step: int):
         body.update(_advance(lesson, progress, step))
         body["milestones"] = new_milestones(milestones.Answer(quiz, lesson.id, bool(body.get("finished"))))
     else:
-        progress.mistakes = (progress.mistakes or 0) + 1
+        progress.mistakes = _one_more(LessonProgress.mistakes)
         body = quiz_missed(quiz, data, g.lang)
     db.session.commit()
     return jsonify(body)

@@ -156,6 +156,8 @@ def _open_or_403(drill: str) -> None:
         return
     if any(a.is_practice and a.practice_topic == drill for a in classroom.assignments_for(current_user)):
         return
+    if request.method == "GET":  # a link or a bookmark: the practice page, where the drill says what opens it
+        abort(redirect(url_for("practice.choose", _anchor=f"drill-{drill}")))
     abort(403)
 
 
