@@ -141,6 +141,19 @@ def test_the_mouse_tires_on_a_full_board_but_plays_on_an_open_one_and_in_the_cap
     assert all(reply(crowded_capture, 1, seed) != "pass" for seed in range(4))
 
 
+def test_the_mouse_ends_an_open_game_when_the_child_passes_twice_in_a_row():
+    for seed in range(3):
+        game = random_position(13, 30, seed)
+        assert len(game.empty_points) > 169 // 2 and game.to_play == "black"
+        game.play("pass")  # once: the mouse plays on (a child's pass may be a slip)
+        first = reply(game, 1, seed)
+        assert first != "pass"
+        game.play(first)
+        game.play("pass")  # twice in a row: the child is done
+        assert reply(game, 1, seed) == "pass"
+        assert reply(game, 3, seed) != "pass"  # a stronger level still plays out an open board
+
+
 def test_no_level_fills_its_own_eye():
     # black lives in the lower left with single eyes at A1 and C1; plenty of other moves elsewhere
     game = position(9, "A2 B2 C2 D2 D1 B1", "E1 E2 E3 D3 C3 B3 A3 G7", to_play="black")

@@ -21,7 +21,9 @@ Weaker levels are weakened on purpose, measurably (KaTrain's idea): the bot pick
 of the sensible moves (small at low levels), and at levels 1 and 2 it fails, with a set chance, to see a capture,
 its own stones in atari, or that a move is a self-atari. From level 3 on captures and rescues are always in the
 sample. Level 1 also tires: in a full game it passes once three quarters of the board are covered, so a small
-child's game ends (and its last stones are the child's to take) instead of both sides filling the board.
+child's game ends (and its last stones are the child's to take) instead of both sides filling the board, and it
+passes when the child has passed twice in a row (a child's pass that the mouse answered with a stone, then
+another), however open the board: a small child's "I am done" on a 13x13 board took twenty passes.
 
 Deterministic: every random choice comes from the generator derived from (seed, level, the moves played), and
 every search is bounded by node and playout *counts*. The level's ``budget_seconds`` is only a safety cap read
@@ -174,6 +176,9 @@ class _Chooser:
             return None
         if style.tired and not self.goal and len(game.empty_points) <= (1.0 - style.tired) * self.n * self.n:
             return None  # the youngest children's game is over when the board is mostly full
+        moves = game.moves
+        if style.tired and not self.goal and len(moves) >= 3 and moves[-1][1] is None and moves[-3][1] is None:
+            return None  # and when the child says so twice: passed, saw the mouse play on, and passed again
         sensible = self._sensible(legal)
         if not sensible:
             return None
