@@ -100,6 +100,11 @@
         });
       }
       document.getElementById("friend-name").hidden = checked("who") !== "friend";
+      // with handicap stones Black gets the stones and White moves first: the colours' notes say so
+      var handicap = kind === "full" && checked("handicap") && checked("handicap") !== "0";
+      form.querySelectorAll("label.pick[data-note-even]").forEach(function (label) {
+        label.querySelector(".pick-note").textContent = handicap ? label.dataset.noteHandicap : label.dataset.noteEven;
+      });
     }
     form.addEventListener("change", function (e) {
       show();
@@ -238,7 +243,9 @@
       document.getElementById("points").textContent = data.points;
       document.getElementById("points-words").textContent = data.points_words || "";
       document.getElementById("referee").textContent = data.referee;
-      document.getElementById("kid-line").textContent = data.kid_line;
+      var line = document.getElementById("kid-line");
+      line.textContent = data.kid_line;
+      line.classList.toggle("ahead", data.tone === "ahead"); line.classList.toggle("behind", data.tone === "behind");
       say("");
     }).catch(offline);
   }

@@ -201,7 +201,9 @@
         document.getElementById("points").textContent = d.points;
         document.getElementById("points-words").textContent = d.points_words || "";
         document.getElementById("referee").textContent = d.referee;
-        document.getElementById("kid-line").textContent = d.kid_line;
+        var line = document.getElementById("kid-line");
+        line.textContent = d.kid_line;
+        line.classList.toggle("ahead", d.tone === "ahead"); line.classList.toggle("behind", d.tone === "behind");
         document.getElementById("agreed").textContent = (d.agreed && d.agreed.length) ?
           word("agreed") + " " + d.agreed.map(function (c) { return d.players[c].name; }).join(", ") : "";
         var agree = document.getElementById("agree");

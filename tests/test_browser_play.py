@@ -210,6 +210,14 @@ def test_a_handicap_game_on_the_bigger_board_starts_with_the_computer_s_move(ser
     tap(page, device, "label.pick:has(input[name=kind][value=full])")
     tap(page, device, "fieldset[data-kind=full] label.pick:has(input[name=size][value='13'])")
     assert page.locator("#choose-handicap label.pick:has(input[value='5'])").is_visible()
+    black_note = "label.pick:has(input[name=color][value=black]) .pick-note"
+    white_note = "label.pick:has(input[name=color][value=white]) .pick-note"
+    assert page.locator(black_note).inner_text() == "你先下"
+    tap(page, device, "#choose-handicap label.pick:has(input[value='3'])")
+    # with handicap stones White moves first: the colours say so, as the handicap's own note does
+    assert page.locator(black_note).inner_text() == "你得到让子" and page.locator(white_note).inner_text() == "你先下"
+    tap(page, device, "#choose-handicap label.pick:has(input[value='0'])")
+    assert page.locator(black_note).inner_text() == "你先下"
     tap(page, device, "#choose-handicap label.pick:has(input[value='3'])")
     tap(page, device, "label.pick[data-level='4']")
     tap(page, device, "#start")

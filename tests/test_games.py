@@ -160,6 +160,13 @@ def test_the_replay_has_every_frame_from_the_engine_for_the_kid_the_teacher_and_
     text = page(signed_in(app, world["kid"]).get(f"/games/{world['game']}?move=2"))
     assert "第 2 手，共 10 手" in text and 'class="pt white" data-point="D5"' in text.replace(" last", "")
     assert 'data-point="C5"' in text and 'class="pt black" data-point="C5"' not in text  # not played yet
+    # letters and numbers round the board as on the kid's game board: off for a young kid, on for grown-ups
+    assert 'class="coord"' not in text
+    assert 'class="coord"' in page(signed_in(app, world["teacher"]).get(f"/games/{world['game']}?move=2"))
+    with app.app_context():
+        db.session.get(User, int(world["kid"].split(":")[0])).coordinates = True  # a grown-up chose them
+        db.session.commit()
+    assert 'class="coord"' in page(signed_in(app, world["kid"]).get(f"/games/{world['game']}?move=2"))
 
 
 def _frames(text: str) -> list:
@@ -622,6 +629,7 @@ def test_the_teacher_s_and_the_parent_s_kid_pages_list_the_games_with_their_repl
     for text in (teacher, parent):
         assert f"/games/{world['game']}\"" in text and f"/games/{world['game']}/review" in text
         assert f"/games/{world['theirs']}" not in text
+        assert "复盘（1 道待练习）" in text  # a Chinese page's brackets
 
 
 def test_deleting_the_kid_deletes_their_games_and_missed_captures(app, world):
@@ -661,3 +669,14 @@ def test_a_retry_puzzle_has_one_read_aloud_button_by_its_words_not_one_floating_
     text = page(signed_in(app, world["kid"]).get(f"/games/{world['game']}/review"))
     assert 'id="read-aloud"' in text and 'id="page-read"' not in text
     assert 'id="page-read"' in page(signed_in(app, world["kid"]).get("/games/"))  # elsewhere it floats as before
+
+
+def test_a_finding_where_the_kid_passed_says_so_in_the_page_s_language(app, world):
+    """The grown-ups' list of findings names the move played: a pass is 停一手 on a Chinese page, not "pass"."""
+    with app.app_context():
+        finding = db.session.scalar(sa.select(MissedCapture).where(MissedCapture.game_id == world["game"]))
+        finding.played = "pass"
+        db.session.commit()
+    zh = page(signed_in(app, world["parent"], "zh").get(f"/games/{world['game']}/review"))
+    assert "下在：停一手" in zh and "下在：pass" not in zh
+    assert "Played: Pass" in page(signed_in(app, world["parent"], "en").get(f"/games/{world['game']}/review"))

@@ -327,7 +327,7 @@ def test_the_report_reads_every_row_the_json_export_holds_in_words(demo, client)
     assert "capture game" in body and "the computer" in body and "a capture not taken" in body
     # the result in words, as the kid's page says it (a capture game's record, B+C1, is this product's own
     # spelling: the words say it; a whole game's record is shown beside its words)
-    assert "明明 won · first to capture 1</td>" in body and "B+C1" not in body
+    assert "明明 won · a capture game to 1</td>" in body and "B+C1" not in body
     assert "the computer (level 1)" in body
     # times on the classroom's clock (Asia/Shanghai, 8 hours ahead of the stored UTC), as every other page
     with demo.app_context():

@@ -363,8 +363,9 @@ def test_two_passes_open_the_count_and_tapping_a_group_flips_it(app, kid, client
     assert row.state == "counting" and row.dead == ["E7"]  # the status reader's proposal
     page = client.get(f"/play/{game_id}").get_data(as_text=True)
     assert 'id="count-panel"' in page and "黑45子，归本数40½，贴3¾子，黑胜¾子" in page and "黑棋多了¾子" in page
+    assert 'class="kid-line speak"' in page  # at one tablet the line takes no side
     alive = client.post(f"/play/{game_id}/count", json={"point": "E7", "ply": row.ply}).get_json()
-    assert alive["dead"] == [] and alive["points"].startswith("W+")
+    assert alive["dead"] == [] and alive["points"].startswith("W+") and alive["tone"] == ""
     dead = client.post(f"/play/{game_id}/count", json={"point": "e7", "ply": row.ply}).get_json()
     assert dead["dead"] == ["E7"] and dead["points"] == "B+1.5" and "黑胜¾子" in dead["referee"]
     assert dead["points_words"] == "（1.5点 = ¾子）"  # the record's points and the referee's stones: one margin
@@ -391,14 +392,15 @@ def test_the_computer_s_pass_after_the_kid_s_pass_says_the_game_is_over_and_coun
     game_id = _settled_game(app, client)
     body = play(client, game_id, "pass", len(SETTLED)).get_json()
     assert body["reply"] == "pass" and body["state"] == "counting"
-    assert "电脑也停了一手：这盘棋下完了" in body["message"] and "你也停一手" not in body["message"]
+    assert "也停了一手：这盘棋下完了" in body["message"] and "你也停一手" not in body["message"]
+    assert "电脑" not in body["message"] and "小" in body["message"]  # the computer's character says it
 
 
 def test_the_computer_s_pass_after_a_kid_s_move_asks_the_kid_to_pass_if_the_game_is_finished(app, kid, client):
     game_id = _settled_game(app, client)
     body = play(client, game_id, "B5", len(SETTLED)).get_json()
     assert body["reply"] == "pass" and body["state"] == "playing"
-    assert body["message"] == "电脑停了一手。如果你觉得棋下完了，你也停一手。"
+    assert body["message"].endswith("停了一手。如果你觉得棋下完了，你也停一手。") and "电脑" not in body["message"]
 
 
 def test_a_kid_who_passes_while_the_computer_plays_on_is_told_the_game_goes_on(kid, client):
@@ -435,7 +437,10 @@ def test_against_the_computer_the_kid_cannot_count_the_computer_s_live_stones_de
     refused = tap("A4")  # White's wall: alive
     assert refused["result"] == "disagree" and "小老鼠不同意" in refused["message"]
     assert row_of(app, game_id).dead == ["E7"]
-    assert tap("E7")["dead"] == [] and tap("E7")["dead"] == ["E7"]  # the computer's dead stone, both ways
+    assert 'class="kid-line speak ahead"' in client.get(f"/play/{game_id}").get_data(as_text=True)  # B+1.5
+    behind = tap("E7")  # the computer's dead stone counted alive: White is ahead, and the kid plays Black
+    assert behind["dead"] == [] and behind["points"].startswith("W+") and behind["tone"] == "behind"
+    assert tap("E7")["dead"] == ["E7"]  # and dead again
     conceded = tap("A5")  # the kid's own wall, given away
     assert conceded["result"] == "ok" and "A5" in conceded["dead"] and "E7" in conceded["dead"]
     assert tap("A5")["dead"] == ["E7"]  # and taken back: the computer never claimed it

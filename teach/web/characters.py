@@ -34,8 +34,8 @@ CHARACTERS = {c.level: c for c in (
     Character(4, "panda", "panda", _l("Panda"), _l("A fair match after the capture lessons")),
     Character(5, "tiger", "tiger", _l("Tiger"), _l("Plays a whole game and makes eyes")),
     Character(6, "chief", "police-cat", _l("Black Cat Police Chief"), _l("Gives a club beginner a real game")),
-    Character(7, "owl", "owl", _l("Wise Owl"), _l("GNU Go: a grown-up club player has to work hard")),
-    Character(8, "dragon", "dragon", _l("Dragon"), _l("GNU Go at full strength: a challenge for strong players")),
+    Character(7, "owl", "owl", _l("Wise Owl"), _l("A grown-up club player has to work hard")),
+    Character(8, "dragon", "dragon", _l("Dragon"), _l("Its very best: a challenge for strong players")),
 )}
 assert {c.slug for c in CHARACTERS.values()} == {lv.slug for lv in bot.LEVELS}
 

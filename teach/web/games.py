@@ -151,7 +151,7 @@ def outcome(row: PlayedGame, name: str | None = None) -> dict:
         else:
             how = _("you resigned") if name is None else _("%(name)s resigned", name=name)
     elif row.kind == "capture":
-        how = _("first to capture %(n)d", n=row.capture_goal or 1)
+        how = _("a capture game to %(n)d", n=row.capture_goal or 1)  # the rule, not who captured first
     elif margin:
         try:
             points = Fraction(margin)
@@ -249,6 +249,14 @@ def sgf_text(row: PlayedGame) -> str:
 
 
 # ---------------------------------------------------------------------- pages: the kid's list, replay, SGF
+
+def _coordinates() -> bool:
+    """Letters and numbers round a board: a kid's own choice, as on the game's board (off for the youngest unless a
+    grown-up chose them); a grown-up reading the game sees them."""
+    from teach.web.kid import step_settings
+
+    return step_settings(None)["coordinates"] if current_user.is_kid else True
+
 @bp.get("/")
 @kid_required
 def mine():
@@ -272,7 +280,8 @@ def replay(game_id: int):
     at = request.args.get("move", len(shots) - 1, type=int)
     at = max(0, min(at, len(shots) - 1))
     shot = shots[at]
-    board = render_board(shot["rows"], lang=g.lang, last=shot["move"] if shot["move"] != "pass" else None)
+    board = render_board(shot["rows"], lang=g.lang, last=shot["move"] if shot["move"] != "pass" else None,
+                         coordinates=_coordinates())
     kid = db.session.get(User, row.kid_id)
     return render_template("games/replay.html", game=_summary_for_viewer(row, kid), board=board, frames=shots, at=at,
                            players=_player_names(row, kid), words=_replay_words(),
@@ -432,7 +441,7 @@ def review(game_id: int):
         try:
             judge_of(current)
             board = render_board(position_of(current).board_rows(), lang=g.lang, marks=_marks(current),
-                                 playable=True)
+                                 playable=True, coordinates=_coordinates())
         except (GoalError, ValueError):
             board = None  # a finding that is no puzzle: said on the page, and it can be skipped
         puzzle = current
@@ -519,7 +528,8 @@ def practice():
     items = []
     for f in rows:
         try:
-            board = render_board(position_of(f).board_rows(), lang=g.lang, marks=_marks(f))
+            board = render_board(position_of(f).board_rows(), lang=g.lang, marks=_marks(f),
+                                 coordinates=_coordinates())
         except ValueError:
             continue
         items.append({"row": f, "board": board, "prompt": prompt(f)})

@@ -214,9 +214,9 @@ def state_of(row: LiveGame, game, you: str | None) -> dict:
         "hold": notify.hold_seconds(),  # > 0: a page may ask to be held until the game changes (?wait=)
     }
     if row.state in ("counting", "disputed"):
-        view = _count_view(row, game, list(row.dead or []))
+        view = _count_view(row, game, list(row.dead or []), you)
         body.update(count_board=str(view["board"]), points=view["points"], points_words=view["points_words"],
-                    referee=view["referee"], kid_line=view["kid_line"])
+                    referee=view["referee"], kid_line=view["kid_line"], tone=view["tone"])
     if row.state == "adjourned":
         body["notice"] = _("This game is resting. Tap “play on” when you are both here.")
     if row.state == "disputed":

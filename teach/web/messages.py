@@ -122,12 +122,13 @@ def computer_failed() -> str:
     return _("The computer got stuck thinking. Please try that move again.")
 
 
-def computer_passed() -> str:
-    return _("The computer passed. If you think the game is finished, pass too.")
+def computer_passed(name: str) -> str:
+    """``name``: the computer's character (Little Mouse…), as everywhere else in the game."""
+    return _("%(name)s passed. If you think the game is finished, pass too.", name=name)
 
 
-def computer_passed_too() -> str:
-    return _("The computer passed too: the game is over. Now we count: tap the dead stones, then press done.")
+def computer_passed_too(name: str) -> str:
+    return _("%(name)s passed too: the game is over. Now we count: tap the dead stones, then press done.", name=name)
 
 
 def computer_plays_on(name: str) -> str:

@@ -179,7 +179,7 @@ def game(game_id: int):
     row = _own_game_or_404(game_id)
     game = _position(row)
     view = _view(row, game)
-    count = _count_view(row, game, row.dead or []) if row.state == "counting" else None
+    count = _count_view(row, game, row.dead or [], _counting_side(row)) if row.state == "counting" else None
     settings = step_settings(None)  # the kid's own: read aloud and no coordinates unless a grown-up chose
     board = count["board"] if count else render_board(
         game.board_rows(), lang=g.lang, playable=row.state == "playing", last=_last_point(row),
@@ -445,7 +445,9 @@ def _store(row: PlayedGame, game, seen: int, moves: list[str], move: str | None,
     if reply is not None:  # shown while the page waits a moment before drawing the reply
         body["thinking"] = _turn_text(row, "white" if side == "black" else "black")
     if reply == "pass":  # after the kid's pass the computer's pass ends the game: counting starts, no pass is due
-        body["message"] = messages.computer_passed_too() if row.state == "counting" else messages.computer_passed()
+        name = _opponent(row)["name"]
+        body["message"] = messages.computer_passed_too(name) if row.state == "counting" \
+            else messages.computer_passed(name)
     elif move == "pass" and row.state == "playing":
         if reply is not None:  # the computer did not pass back: the game goes on, and the kid should know why
             body["message"] = messages.computer_plays_on(_opponent(row)["name"])
@@ -487,9 +489,10 @@ def _proposal(game) -> list[str]:
     return counting.proposal(game)
 
 
-def _count_view(row: PlayedGame, game, dead: list[str]) -> dict:
+def _count_view(row: PlayedGame, game, dead: list[str], you: str | None = None) -> dict:
     """The count screen: the board with the dead stones faded and every point's owner as a small square, the
-    referee's sentence, the RE, and the same in kid words."""
+    referee's sentence, the RE, and the same in kid words; ``tone``: "ahead" or "behind" for the child playing
+    ``you`` (the kid line is green only when that child is ahead), "" at one tablet or a draw."""
 
     result = counting.count(game, dead)
     dead_set = set(dead)
@@ -508,7 +511,8 @@ def _count_view(row: PlayedGame, game, dead: list[str]) -> dict:
     score = result.score
     return {"board": board, "dead": list(dead), "points": str(score), "points_words": score_words(str(score)),
             "referee": result.referee_zh() if g.lang == "zh" else result.referee_en(),
-            "kid_line": _count_sentence(str(score)), "winner": score.winner}
+            "kid_line": _count_sentence(str(score)), "winner": score.winner,
+            "tone": "" if you is None or score.winner is None else "ahead" if score.winner == you else "behind"}
 
 
 @dataclass
@@ -548,10 +552,15 @@ def count(game_id: int):
                                                    PlayedGame.state == "counting")
                        .values(dead=dead, updated_at=utcnow()).execution_options(synchronize_session=False))
     db.session.commit()
-    view = _count_view(row, game, dead)
+    view = _count_view(row, game, dead, _counting_side(row))
     return jsonify(result="ok", message="", ply=row.ply, state="counting", dead=dead, board=str(view["board"]),
                    points=view["points"], points_words=view["points_words"], referee=view["referee"],
-                   kid_line=view["kid_line"])
+                   kid_line=view["kid_line"], tone=view["tone"])
+
+
+def _counting_side(row: PlayedGame) -> str | None:
+    """The colour the child plays against the computer; None at one tablet (both sides are someone here)."""
+    return None if row.opponent == "friend" else row.kid_color
 
 
 def _computer_holds(row: PlayedGame, game, dead: list[str]) -> str | None:
