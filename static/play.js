@@ -129,6 +129,10 @@
   function say(message, good) {
     feedback.textContent = message || "";
     feedback.className = "feedback speak " + (good === true ? "good" : good === false ? "bad" : "");
+    // a refusal ("that point is taken") must be read: on a phone with a notice above the board it can sit under
+    // the screen's edge, so it is brought up (only then: the board does not move for the words under it)
+    if (message && good === false && feedback.getBoundingClientRect().bottom > window.innerHeight &&
+        feedback.scrollIntoView) feedback.scrollIntoView({block: "nearest", behavior: "smooth"});
   }
   function post(url, body) { return window.TeachStones.post(url, body); }
   function offline() {

@@ -332,3 +332,23 @@ def test_a_19x19_game_on_a_phone_zooms_in_so_a_finger_finds_its_point_and_shows_
     page.wait_for_selector("#board-wrap:not(.zoomed)", timeout=10000)  # the whole board, with the reply on it
     assert page.locator("g.pt.white").count() == 1
     context.close()
+
+
+def test_on_a_phone_a_refused_tap_is_read_in_full_even_under_the_no_voice_notice(server, browser, demo):
+    """A device without a voice shows its notice above the board until a grown-up taps "got it": on a phone that
+    pushed the words under the board past the screen's edge, so "that point is taken" was cut in half."""
+    context, page = signed_in_page(browser, server, demo, "phone", "en")
+    tap(page, "phone", "#start")
+    page.wait_for_selector("#play-game")
+    page.evaluate("document.getElementById('no-voice').hidden = false")  # as on a device with no English voice
+    move_and_wait(page, "phone", "D4")
+    page.wait_for_timeout(900)  # the computer's reply is drawn
+    page.evaluate("window.scrollTo(0, 0)")
+    page.tap('g.pt[data-point="D4"]')  # the kid's own stone: refused
+    page.wait_for_selector("#feedback:not(:empty)")
+    page.wait_for_timeout(700)  # a smooth scroll
+    box = page.evaluate("(() => { const r = document.getElementById('feedback').getBoundingClientRect();"
+                        " return {top: r.top, bottom: r.bottom, height: window.innerHeight}; })()")
+    assert box["top"] >= 0 and box["bottom"] <= box["height"] + 1, box  # a pixel of rounding
+    shot(page, "refused-under-notice-phone-en")
+    context.close()
