@@ -154,7 +154,10 @@ def solve_daily_puzzle(browser, server, app, device, lang, url) -> None:
     page.goto(url)
     drill, level, seed = re.search(r"/practice/(\w+)/(\d)/(\d+)/0$", url).groups()
     puzzle = practice_set(drill, int(level), int(seed))[0]
-    if puzzle.kind == "quiz":
+    if puzzle.kind == "quiz" and puzzle.ask == "atari":  # one tap on an atari point answers (no Check button)
+        page.click(f"g.pt[data-point={puzzle.answers[0]}]")
+    elif puzzle.kind == "quiz":  # the puzzle of the day changes with the date: every quiz kind is answered
+        assert puzzle.ask in ("liberties", "forbidden", "tap"), puzzle.ask
         for point in puzzle.answers:
             page.click(f"g.pt[data-point={point}]")
         page.click("#check")
