@@ -52,3 +52,22 @@ def test_old_lines_make_room_for_new_ones():
     for m in ("A1", "B1", "C1", "D1", "E1"):
         boards.after([m])
     assert len(boards._rows) == 3
+
+
+def test_the_boards_draw_the_star_points_the_star_point_lesson_teaches():
+    """9x9 and 13x13: the four corner stars and 天元 (the lesson: "four more star points sit near the corners");
+    19x19: nine. Read back from the drawn board, as (column, row) names."""
+    import re
+
+    from teach.web.board import CELL, MARGIN, render_board
+
+    def drawn(size: int) -> set[str]:
+        svg = str(render_board(["." * size] * size, lang="en"))
+        margin = int(re.search(r'<rect class="edge" x="(\d+)"', svg).group(1))
+        return {f"{'ABCDEFGHJKLMNOPQRST'[(int(x) - margin) // CELL]}{size - (int(y) - margin) // CELL}"
+                for x, y in re.findall(r'<circle class="star" cx="(\d+)" cy="(\d+)"', svg)}
+
+    assert MARGIN > 0
+    assert drawn(9) == {"C3", "G3", "E5", "C7", "G7"}
+    assert drawn(13) == {"D4", "K4", "G7", "D10", "K10"}
+    assert len(drawn(19)) == 9 and {"D4", "K10", "Q16"} <= drawn(19)

@@ -20,6 +20,16 @@ CELL = 40
 MARGIN = 40  # room for the coordinates outside the edge stones
 BARE_MARGIN = 22  # no coordinates: just the edge stones and their touch squares
 STAR_POINTS = {9: (2, 4, 6), 13: (3, 6, 9), 19: (3, 9, 15)}
+
+
+def star_points(size: int) -> list[tuple[int, int]]:
+    """(row, column) of the star points drawn: nine on 19x19; on 9x9 and 13x13 the four corner stars and the
+    centre (天元), as those boards are printed and as the lessons teach them (board-star-points: "four more
+    star points sit near the corners")."""
+    lines = STAR_POINTS.get(size, ())
+    if size == 19:
+        return [(r, c) for r in lines for c in lines]
+    return [(r, c) for r in lines for c in lines if (r == c == lines[1]) or (r != lines[1] and c != lines[1])]
 WORDS = {
     "zh": {"black": "黑子", "white": "白子", "empty": "空", "board": "{n}路棋盘"},
     "en": {"black": "black stone", "white": "white stone", "empty": "empty", "board": "{n} by {n} board"},
@@ -47,10 +57,8 @@ def render_board(rows: list[str], *, lang: str = "zh", marks=None, labels: dict[
         lines.append(f"M{margin} {c}H{margin + span}M{c} {margin}V{margin + span}")
     out.append(f'<path class="lines" d="{"".join(lines)}"/>')
     out.append(f'<rect class="edge" x="{margin}" y="{margin}" width="{span}" height="{span}"/>')
-    for r in STAR_POINTS.get(size, ()):
-        for col in STAR_POINTS.get(size, ()):
-            if size != 9 or (r, col) in ((2, 2), (2, 6), (4, 4), (6, 2), (6, 6)):
-                out.append(f'<circle class="star" cx="{margin + col * CELL}" cy="{margin + r * CELL}" r="4"/>')
+    for r, col in star_points(size):
+        out.append(f'<circle class="star" cx="{margin + col * CELL}" cy="{margin + r * CELL}" r="4"/>')
     for i in range(size if coordinates else 0):
         x = margin + i * CELL
         out.append(f'<text class="coord" x="{x}" y="{margin - 25}">{COLUMNS[i]}</text>')
