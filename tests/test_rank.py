@@ -74,6 +74,57 @@ def test_rank_points_come_from_lessons_practice_and_games(demo):
     assert goal_box(client)["kyu"] == 23  # 27 points: 23级 starts at 25, 22级 at 45
 
 
+def test_a_practice_puzzle_solved_after_show_me_earns_no_rank_until_solved_alone(demo):
+    """Three misses, "show me" (kept as a hint on the latest try), then the copied answer: solved, but no rank
+    points (the summary says: try it again another day); solved again later without watching, it counts once.
+    The class play room's pairing counts the same points for the whole class."""
+    from teach.web.room import class_rank_points
+
+    client = demo.test_client()
+    kid = kid_login(demo, client)
+    now = datetime.now(timezone.utc).replace(tzinfo=None)
+    key, other = "practice:capture:3:7", "practice:capture:3:8"
+
+    def attempt(k, step, result, hints=0):
+        db.session.add(Attempt(kid_id=kid, lesson_id=k, step=step, moves=[], result=result, hints=hints,
+                               started_at=now, finished_at=now))
+        db.session.flush()
+
+    def points() -> tuple[int, int]:
+        rec = rank.record(kid, daily.record_since())
+        return rec.practice_points(), class_rank_points([kid])[kid] - rank.rank_points([], rank.Record(
+            solved=[], games=[], placement=None))
+
+    with demo.app_context():
+        attempt(key, 0, "failed")
+        attempt(key, 0, "failed", hints=1)  # "show me" marks the latest try
+        attempt(key, 0, "solved")  # the copied answer
+        attempt(other, 0, "solved")  # found alone: 3 points (level 3)
+        attempt(other, 1, "failed", hints=1)
+        attempt(other, 1, "solved", hints=1)  # watched during the try that then solved it
+        db.session.commit()
+        assert points() == (3, 3)
+        attempt(key, 0, "solved")  # another day, alone
+        db.session.commit()
+        assert points() == (6, 6)
+        attempt(key, 0, "failed", hints=1)
+        attempt(key, 0, "solved")  # watched again after solving it alone: still counted once, not taken back
+        db.session.commit()
+        assert points() == (6, 6)
+        # the daily goal counts every solve, watched or not: the child did finish the puzzle today
+        assert len(rank.record(kid, daily.record_since()).solved) == 5
+    # the end of a set: all ten solved, one of them after watching, is not "every one!"
+    with demo.app_context():
+        attempt("practice:capture:1:9", 4, "failed", hints=1)  # "show me" comes after misses
+        for step in range(SET_SIZE):
+            attempt("practice:capture:1:9", step, "solved")
+        db.session.commit()
+    r = client.get("/practice/capture/1/9/done", headers=EN)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and f"{SET_SIZE} of {SET_SIZE} solved" in page
+    assert "1 after watching the answer" in page and "Every one!" not in page and "Good work!" in page
+
+
 def test_the_daily_goal_and_the_streak_advance(demo):
     client = demo.test_client()
     kid = kid_login(demo, client)

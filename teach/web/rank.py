@@ -17,11 +17,12 @@ games), so a rank is never out of step with what the child did; two queries, wha
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from datetime import datetime
 
 import sqlalchemy as sa
+from sqlalchemy.orm import aliased
 from flask import Blueprint, abort, g, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
@@ -86,12 +87,18 @@ class Record:
     games: list[tuple[datetime, bool]]  # games against the computer played to the end, and whether the kid won
     placement: int | None  # the placement test's points (None: not taken)
     placed_through: str | None = None  # the topic the placement test opens the map up to (``placed_topic``)
+    watched: set[int] = field(default_factory=set)  # indices into ``solved``: solved after watching the answer
+
+    def add_solved(self, key: str, step: int, at: datetime | None, watched: bool) -> None:
+        if watched:
+            self.watched.add(len(self.solved))
+        self.solved.append((key, step, at))
 
     def take(self, kind: str, key: str, step: int, at: datetime, value) -> None:
-        """One row of the record's query: a solved attempt ("a"), a game ("g") or the placement ("p", its
-        answers as JSON text in ``key``)."""
+        """One row of the record's query: a solved attempt ("a", ``value`` 1 when the answer had been shown, see
+        ``watched_since_solved``), a game ("g") or the placement ("p", its answers as JSON text in ``key``)."""
         if kind == "a":
-            self.solved.append((key, step, at))
+            self.add_solved(key, step, at, bool(value))
         elif kind == "g":
             self.games.append((at, bool(value)))
         else:
@@ -105,8 +112,9 @@ class Record:
     def practice_points(self) -> int:
         seen: set[tuple[str, int]] = set()
         points = 0
-        for key, step, _when in self.solved:
-            if (key, step) in seen or not key.startswith(PracticeKey.PREFIX):
+        for i, (key, step, _when) in enumerate(self.solved):
+            # a puzzle copied from "show me" earns no rank (the summary says: try it again another day)
+            if (key, step) in seen or not key.startswith(PracticeKey.PREFIX) or i in self.watched:
                 continue
             seen.add((key, step))
             parsed = PracticeKey.parse(key)
@@ -114,11 +122,24 @@ class Record:
         return points
 
 
+def watched_since_solved():
+    """1 for a solved practice attempt whose answer the kid watched ("show me", kept as ``Attempt.hints`` on the
+    kid's latest try) since the kid last solved that puzzle, else 0: a column for a query over ``Attempt``."""
+    shown, solved = aliased(Attempt), aliased(Attempt)
+    same = lambda a: sa.and_(a.kid_id == Attempt.kid_id, a.lesson_id == Attempt.lesson_id,  # noqa: E731
+                             a.step == Attempt.step)
+    last_shown = sa.select(sa.func.max(shown.id)).where(same(shown), shown.hints > 0, shown.id <= Attempt.id)
+    last_solved = sa.select(sa.func.max(solved.id)).where(same(solved), solved.result == "solved",
+                                                           solved.id < Attempt.id)
+    return sa.case((last_shown.scalar_subquery() > sa.func.coalesce(last_solved.scalar_subquery(), 0), 1), else_=0)
+
+
 def record(kid_id: int, since: datetime) -> Record:
     """One UNION ALL over the kid's solved attempts (practice ones of all time, the rest since ``since``), finished
     games and placement: the map and the parent's page each read rank, goal and streak with one statement."""
     attempts = sa.select(sa.literal("a").label("kind"), Attempt.lesson_id.label("key"), Attempt.step.label("step"),
-                         Attempt.finished_at.label("at"), sa.literal(0).label("value")).where(
+                         Attempt.finished_at.label("at"), sa.case(
+        (Attempt.lesson_id.like(PracticeKey.PREFIX + "%"), watched_since_solved()), else_=0).label("value")).where(
         Attempt.kid_id == kid_id, Attempt.result == "solved", Attempt.finished_at.is_not(None),
         sa.or_(Attempt.lesson_id.like(PracticeKey.PREFIX + "%"), Attempt.finished_at >= since))
     games = sa.select(sa.literal("g"), sa.literal(""), sa.literal(0), PlayedGame.finished_at,

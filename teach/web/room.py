@@ -433,10 +433,11 @@ def class_rank_points(kid_ids: list[int]) -> dict[int, int]:
             LessonProgress.kid_id, LessonProgress.lesson_id, LessonProgress.stars).where(
             LessonProgress.kid_id.in_(kid_ids), LessonProgress.finished_at.is_not(None))):
         finished[kid].append((lesson, stars))
-    for kid, key, step in db.session.execute(sa.select(Attempt.kid_id, Attempt.lesson_id, Attempt.step).where(
+    for kid, key, step, watched in db.session.execute(sa.select(
+            Attempt.kid_id, Attempt.lesson_id, Attempt.step, rank.watched_since_solved()).where(
             Attempt.kid_id.in_(kid_ids), Attempt.result == "solved", Attempt.finished_at.is_not(None),
             Attempt.lesson_id.like(PracticeKey.PREFIX + "%"))):
-        records[kid].solved.append((key, step, None))
+        records[kid].add_solved(key, step, None, bool(watched))
     for kid, won in db.session.execute(sa.select(
             PlayedGame.kid_id, sa.case((PlayedGame.winner == PlayedGame.kid_color, 1), else_=0)).where(
             PlayedGame.kid_id.in_(kid_ids), PlayedGame.state == "finished", PlayedGame.opponent != "friend",
