@@ -347,6 +347,8 @@ def test_dashboard_shows_progress_stuck_and_overdue_and_the_mistake_map(demo, cl
         db.session.commit()
     page = client.get(f"/teach/classes/{class_id}/dashboard", headers=EN).get_data(as_text=True)
     assert "Stuck" in page and "Overdue" in page and "小红" in page
+    # "stuck" leads to the puzzle the kid is stuck on (the grid's links are hidden on a phone)
+    assert f'class="stuck-link" href="/teach/classes/{class_id}/mistakes/web-second/0"' in page
     zh = client.get(f"/teach/classes/{class_id}/dashboard", headers={"Accept-Language": "zh"})
     assert "学情总览" in zh.get_data(as_text=True) and "卡住了" in zh.get_data(as_text=True)
     assert f"/teach/classes/{class_id}/mistakes/web-first/1" in page
@@ -355,6 +357,10 @@ def test_dashboard_shows_progress_stuck_and_overdue_and_the_mistake_map(demo, cl
     assert mistakes == {"D4": "2", "F6": "1"}
     replies = re.findall(r'data-move="D4" data-kids="\d+" data-reply="(\w+)"', r.get_data(as_text=True))
     assert replies == ["E4"]  # the reader's refutation: the mouse runs out
+    # who played each wrong move, and what the computer answered (not "the answer": that is the right move)
+    who = re.findall(r'data-move="(\w+)"[^>]*>\s*<h2>[^<]*</h2>\s*<p class="who">([^<]*)</p>', r.get_data(as_text=True))
+    assert who == [("D4", "Lily, 明明"), ("F6", "Tom")]
+    assert "The computer answers: E4." in r.get_data(as_text=True) and "The answer:" not in r.get_data(as_text=True)
     # each kid counted once, by their first try: the three listed under a wrong move are not "right at once"
     tally = re.search(r'data-right-first="(\d+)" data-right-later="(\d+)" data-not-yet="(\d+)"', r.get_data(as_text=True))
     assert tally.groups() == ("1", "3", "0")

@@ -89,12 +89,30 @@ def _dashboard_data(group: Group) -> dict:
                      key=lambda x: (x[2], x[0].name))
     stuck = [(by_id[kid_id], cat.lessons[lid], c) for (kid_id, lid), c in grid.cells.items()
              if c.stuck and kid_id in by_id and lid in cat.lessons]
+    stuck_at = _stuck_puzzles(stuck)
+    stuck = [(k, l, c, stuck_at.get((k.id, l.id))) for k, l, c in stuck]
     started = {lid for (_kid, lid), c in grid.cells.items() if c.attempts}
     puzzles = {l.id: [i for i, s in enumerate(l.steps) if s.kind == "puzzle"] if l.id in started else []
                for l in lessons}
     return {"kids": kids, "lessons": lessons, "topics": topics, "rows": rows, "summary": summary,
             "overdue": overdue, "stuck": stuck, "assigned": assigned, "puzzles": puzzles,
             "practice": _practice_progress(group, kids, assignments), "minutes": timing.minutes}
+
+
+def _stuck_puzzles(stuck: list) -> dict[tuple[int, str], int]:
+    """(kid, lesson) -> the puzzle step of the kid's latest wrong try there, for the link from "stuck" to that
+    puzzle's mistake map (one query; the dashboard's grid, which holds the other links, is hidden on a phone)."""
+    if not stuck:
+        return {}
+    pairs = {(k.id, l.id): l for k, l, _c in stuck}
+    found: dict[tuple[int, str], int] = {}
+    for kid_id, lesson_id, step in db.session.execute(sa.select(Attempt.kid_id, Attempt.lesson_id, Attempt.step).where(
+            Attempt.kid_id.in_({k for k, _l in pairs}), Attempt.lesson_id.in_({l for _k, l in pairs}),
+            Attempt.result == "failed").order_by(Attempt.id)):
+        lesson = pairs.get((kid_id, lesson_id))
+        if lesson is not None and 0 <= step < len(lesson.steps) and lesson.steps[step].kind == "puzzle":
+            found[(kid_id, lesson_id)] = step
+    return found
 
 
 def _games_played(group: Group) -> dict[int, tuple[int, int]]:
@@ -220,11 +238,14 @@ def mistakes(class_id: int, lesson_id: str, step: int):
     judge = content.judge_for(lesson_id, step)
     start = puzzle.start()
     letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+    names = dict(db.session.execute(sa.select(User.id, User.name).where(
+        User.id.in_({k for kids in plays.values() for k in kids}))).all()) if plays else {}
     found = []
     for i, (move, kids) in enumerate(sorted(plays.items(), key=lambda x: (-len(x[1]), x[0]))):
         verdict = judge.judge([], move)
         label = letters[i] if i < len(letters) else "?"
         found.append({"move": move, "label": label, "kids": len(kids), "reply": verdict.reply,
+                      "names": sorted(names.get(k, "?") for k in kids),
                       "why": messages.wrong(puzzle, verdict.reason, g.lang) if verdict.result == "wrong" else "",
                       "board": render_board(rows_after(start, [move] + ([verdict.reply]
                                                                                   if verdict.reply else [])),
