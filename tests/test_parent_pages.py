@@ -7,6 +7,7 @@ import html
 import json
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -293,7 +294,7 @@ def test_the_report_reads_every_row_the_json_export_holds_in_words(demo, client)
     now = utcnow()
     with demo.app_context():
         db.session.add_all([
-            LessonProgress(kid_id=ming, lesson_id="web-first", stars=2, step=3, finished_at=now),
+            LessonProgress(kid_id=ming, lesson_id="web-first", stars=2, step=0, finished_at=now),
             Attempt(kid_id=ming, lesson_id="web-first", step=1, first_move="D4", result="failed",
                     moves=[{"move": "D4", "verdict": "wrong", "reason": "escapes", "reply": "E4"}]),
             Attempt(kid_id=ming, lesson_id="web-first", step=2, result="solved",
@@ -306,6 +307,10 @@ def test_the_report_reads_every_row_the_json_export_holds_in_words(demo, client)
         game = PlayedGame(kid_id=ming, kind="capture", size=7, komi=7.5, capture_goal=1, kid_color="black",
                           opponent="computer", level=1, moves=["D4", "D5"], ply=2, state="finished", dead=[],
                           result="B+C1")
+        # a game with a classmate in the play room is kept as one with a friend: not said to be "at home"
+        db.session.add(PlayedGame(kid_id=ming, kind="capture", size=7, komi=7.5, capture_goal=1, kid_color="white",
+                                  opponent="friend", friend_name="Lily", moves=["D4"], ply=1, state="playing",
+                                  dead=[]))
         db.session.add(game)
         db.session.flush()
         db.session.add(MissedCapture(game_id=game.id, kid_id=ming, move_number=1, kind="missed-capture", size=7,
@@ -329,6 +334,9 @@ def test_the_report_reads_every_row_the_json_export_holds_in_words(demo, client)
     # spelling: the words say it; a whole game's record is shown beside its words)
     assert "明明 won · a capture game to 1</td>" in body and "B+C1" not in body
     assert "the computer (level 1)" in body
+    assert "a friend · Lily" in body and "at home" not in body
+    # a finished lesson: all its steps done (the row keeps the step to go on with, 0 for a lesson done)
+    assert re.search(r'data-row="lessons">.*?</td>\s*<td>all</td>', body, re.S)
     # times on the classroom's clock (Asia/Shanghai, 8 hours ahead of the stored UTC), as every other page
     with demo.app_context():
         shown = local(now).strftime("%Y-%m-%d %H:%M")
@@ -358,3 +366,22 @@ def test_family_export_and_delete_still_complete_with_the_report_beside_them(dem
     with demo.app_context():
         assert db.session.get(User, xiaoyu) is None
     assert client.get(f"/family/kids/{xiaoyu}/report").status_code == 404
+
+
+def test_the_report_says_a_quiz_answer_in_the_words_of_the_choice(app):
+    """A choice quiz stores the index of the choice: the report gives its words in the page's language."""
+    from flask import g
+
+    from teach.lessons import load_lessons
+    from teach.web.kid_report import choice_words
+
+    cat = load_lessons(Path(__file__).resolve().parent.parent / "lessons")
+    lesson = cat.lessons["board-points"]
+    step = next(i for i, s in enumerate(lesson.steps) if s.kind == "quiz" and s.ask == "choice")
+    with app.test_request_context():
+        for lang, first, second in (("en", "On the points", "In the squares"), ("zh", "放在交叉点上", "放在格子里")):
+            g.lang = lang
+            words = choice_words(cat)
+            assert (words("board-points", step, 0), words("board-points", step, 1)) == (first, second)
+            assert words("board-points", step, 7) is None and words("board-points", 0, 0) is None
+            assert words("practice:net:2:77", 0, 0) is None and words("board-points", step, "0") is None

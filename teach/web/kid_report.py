@@ -69,6 +69,23 @@ def lesson_title(cat):
     return title
 
 
+def choice_words(cat):
+    """The words of the choice a quiz answer picked (a lesson's "choice" quiz stores the choice's index), in the
+    page's language; None when the key or step is no such quiz (a parent never reads a bare index)."""
+
+    def words(key: str, step: int, index) -> str | None:
+        lesson = cat.lessons.get(key)
+        if lesson is None or not isinstance(index, int) or not 0 <= step < len(lesson.steps):
+            return None
+        s = lesson.steps[step]
+        choices = getattr(s, "choices", None) if s.kind == "quiz" and getattr(s, "ask", None) == "choice" else None
+        if not choices or not 0 <= index < len(choices):
+            return None
+        return choices[index].get(g.lang)
+
+    return words
+
+
 def game_outcome(kid: User, game: dict) -> dict:
     """A finished game of the export in words, as the kid's page says it ("明明 won · 1¾ stones ahead"), from
     the same fields the export holds."""
@@ -85,5 +102,5 @@ def everything(kid: User) -> dict:
     data = classroom.kid_export(kid)
     return {"data": data, "followers": followers, "stickers": sticker_names(cat),
             "charts": week_charts(weeks.last_weeks(kid.id)), "solved": weeks.solved_ever(kid.id),
-            "lesson_title": lesson_title(cat), "made": utcnow(), "zone": daily.classroom_zone().key,
+            "lesson_title": lesson_title(cat), "choice_words": choice_words(cat), "made": utcnow(), "zone": daily.classroom_zone().key,
             "outcomes": [game_outcome(kid, r) for r in data["games"]]}
