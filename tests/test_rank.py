@@ -240,7 +240,7 @@ def test_the_placement_test_is_scored_once_from_first_tries(demo):
         assert body["result"] == "correct"
     page = client.get("/placement/done", headers=EN).get_data(as_text=True)
     expected = rank.PLACEMENT_MAX - rank.PLACEMENT[1][3]
-    assert "5 of 6 right!" in page
+    assert "5 of 6 right at the first try!" in page
     assert f'data-kyu="{rank.rank_for_points(expected).kyu}"' in page
     client.get("/placement/done")  # again: nothing added
     with demo.app_context():
@@ -274,6 +274,30 @@ def test_the_placement_test_opens_the_map_up_to_the_topic_the_child_showed(demo)
     assert client.get("/learn/web-second").status_code == 302  # and opens
     done = client.get("/placement/done").get_data(as_text=True)
     assert 'id="placed-open"' in done and "为你打开了" in done
+
+
+def test_next_on_the_map_goes_past_the_lessons_the_placement_test_opened():
+    """After a placement test, "Next!" is the first lesson past the topics it opened (not the board's first
+    lesson), homework still first, a placed lesson the kid started still next; with nothing past them, the first."""
+    from types import SimpleNamespace as L
+
+    from teach.web.kid import _next_lesson, _unlocked
+
+    lessons = [L(id="board-1", topic="board"), L(id="board-2", topic="board"), L(id="cap-1", topic="capture"),
+               L(id="esc-1", topic="escape"), L(id="esc-2", topic="escape")]
+    done = L(finished_at=datetime(2026, 1, 1))
+    started = L(finished_at=None)
+
+    def nxt(progress, placed, homework=()):
+        return _next_lesson(lessons, list(homework), _unlocked(lessons, progress, placed), progress, placed)
+
+    assert nxt({}, None) == "board-1"
+    assert nxt({}, "capture") == "esc-1"
+    assert nxt({"board-1": done}, "capture") == "esc-1"
+    assert nxt({"board-2": started}, "capture") == "board-2"  # started: go on with it
+    assert nxt({}, "capture", homework=[lessons[1]]) == "board-2"  # homework first
+    assert nxt({}, "escape") == "board-1"  # everything placed: the first not finished
+    assert nxt({l.id: done for l in lessons}, "escape") is None
 
 
 def test_the_placement_test_opens_the_drills_of_the_topics_it_opened(demo):

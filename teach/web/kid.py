@@ -59,13 +59,38 @@ def _progress_rows() -> dict[str, LessonProgress]:
     return {p.lesson_id: p for p in rows}
 
 
+def _last_placed(lessons, placed: str | None) -> int:
+    """The index of the last lesson of the topic the placement test placed the kid at (-1: none)."""
+    return max((i for i, lesson in enumerate(lessons) if lesson.topic == placed), default=-1) if placed else -1
+
+
+def _placed_ids(lessons, placed: str | None) -> set[str]:
+    """The lessons the placement test opened (all up to the placed topic's last)."""
+    return {lesson.id for lesson in lessons[:_last_placed(lessons, placed) + 1]}
+
+
+def _next_lesson(lessons, homework, unlocked: set[str], progress: dict, placed: str | None) -> str | None:
+    """The map's "Next!": homework first, then the first open lesson not finished — past the lessons the
+    placement test opened that the kid has not started (a child who already plays is not sent back to the
+    board's first lesson), unless nothing is left after them."""
+    def open_and_not_done(lesson) -> bool:
+        p = progress.get(lesson.id)
+        return lesson.id in unlocked and not (p is not None and p.finished_at is not None)
+
+    known = _placed_ids(lessons, placed) - progress.keys()
+    for group in (homework, [l for l in lessons if l.id not in known], lessons):
+        found = next((l.id for l in group if open_and_not_done(l)), None)
+        if found is not None:
+            return found
+    return None
+
+
 def _unlocked(lessons, progress, placed: str | None = None) -> set[str]:
     """The first lesson, every lesson started or finished, and the one after each finished lesson; with a
     placement test taken (``placed``: the topic it placed the kid at), every lesson up to that topic's last."""
     open_ids = set()
     previous_done = True
-    last_placed = max((i for i, lesson in enumerate(lessons) if lesson.topic == placed), default=-1) \
-        if placed else -1
+    last_placed = _last_placed(lessons, placed)
     for i, lesson in enumerate(lessons):
         p = progress.get(lesson.id)
         if previous_done or p is not None or i <= last_placed:
@@ -168,8 +193,7 @@ def lesson_map():
     unlocked = _unlocked(lessons, progress, goal["placed_through"]) | (
         assigned.keys() & content.catalog().lessons.keys())
     homework = [content.catalog().lessons[i] for i in assigned if i in content.catalog().lessons]
-    next_id = next((l.id for l in homework + lessons if l.id in unlocked and not (
-        progress.get(l.id) and progress[l.id].finished_at)), None)
+    next_id = _next_lesson(lessons, homework, unlocked, progress, goal["placed_through"])
     return render_template("kid/map.html", topics=content.catalog().topics, progress=progress,
                            unlocked=unlocked, next_id=next_id, homework=homework, assigned=assigned,
                            class_lessons=classroom.class_lessons(current_user.id),
