@@ -164,6 +164,8 @@
   if (check) check.addEventListener("click", function () {
     var picked = [];
     board.querySelectorAll("g.pt.picked").forEach(function (pt) { picked.push(pt.dataset.point); });
+    // nothing tapped yet: say how to answer (the server's "almost! 4 more" read as if a point had been found)
+    if (!picked.length && step.dataset.sayPickFirst) { say(step.dataset.sayPickFirst, false); return; }
     answer({points: picked});
   });
 
@@ -362,9 +364,12 @@
   }
 
   // ---------------------------------------------------------------- zoom: a big board on a small screen
-  // (stones.js): in a puzzle, a played move zooms back out once its answer is on the board
+  // (stones.js): in a puzzle, a played move zooms back out once its answer is on the board; in a quiz where
+  // several points are tapped, a pick zooms back out too, so the next corner is one tap away, not three
   function boardZoom() {
     if (!board || !board.classList.contains("playable")) return;
-    window.TeachStones.zoom(board.parentNode, lang, kind === "puzzle" ? function () { return !busy; } : null);
+    var multi = kind === "quiz" && ["liberties", "forbidden", "tap"].indexOf(step.dataset.ask) >= 0;
+    window.TeachStones.zoom(board.parentNode, lang, kind === "puzzle" ? function () { return !busy; }
+      : multi ? function () { return true; } : null);
   }
 })();

@@ -183,10 +183,16 @@ def test_the_reward_is_on_screen_with_its_sticker_and_a_next_button(server, brow
     shot(page, f"milestone-{device}-{lang}")
     page.click("#go-next")
     page.wait_for_url("**/learn/web-first/2")
+    # "Check" with nothing tapped says how to answer; no answer is sent (no mistake counted)
+    page.click("#check")
+    page.wait_for_selector("#feedback:not(:empty)")
+    assert ("先在棋盘上点出这些点" if lang == "zh" else "Tap the points on the board first") in \
+        page.locator("#feedback").inner_text()
     for point in ("D5", "F5", "E4"):
         page.click(f"g.pt[data-point={point}]")
     page.click("#check")
     page.wait_for_selector("#celebrate:not([hidden])")
+    assert page.locator("#stars-won").get_attribute("aria-label") == "3 / 3"  # the empty Check was no mistake
     page.wait_for_timeout(1200)  # the stars and the sticker have landed
     view = SIZES[device]
     for part in ("#stars-won", "#sticker-picture", "#sticker-won", "#celebrate-next"):
