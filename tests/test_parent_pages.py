@@ -255,6 +255,12 @@ def test_a_grandparent_scans_the_code_signs_up_and_asks_to_follow(demo, client):
         grandpa = db.session.scalar(sa.select(User.id).where(User.email == "grandpa@example.com"))
         assert db.session.scalar(sa.select(ParentLink.status).where(ParentLink.parent_id == grandpa)) == "pending"
         assert db.session.scalar(sa.select(LinkInvitation.used_by)) == grandpa
+    # the first parent hears of it on the home page, with the way to answer; the one who asked does not
+    mum_home = mum.get("/family/", headers=EN).get_data(as_text=True)
+    assert "1 parent asks to follow 明明: approve or refuse" in mum_home
+    assert f'href="/family/kids/{ming}#followers"' in mum_home.split('class="to-approve"')[1]
+    assert "有 1 位家长想关注明明" in mum.get("/family/", headers=ZH).get_data(as_text=True)
+    assert "asks to follow" not in client.get("/family/", headers=EN).get_data(as_text=True)
     assert 'value="' not in client.get("/family/").get_data(as_text=True).split('id="follow"')[1].split("</form>")[0] \
         .split('name="code"')[1].split(">")[0]  # the carried code is gone once used
     # the used code's card is gone too

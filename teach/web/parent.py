@@ -91,6 +91,10 @@ def _family_summary(kid: User, grid, cat) -> dict:
     s = _summary(kid, grid, cat)
     s["next"] = _practise_next(kid, grid, cat)
     s["solved"] = weeks.last_weeks(kid.id, 1)[0].solved
+    # another parent asking to follow the kid waits for this parent's answer: said here, not only on the kid's page
+    pending = db.session.scalar(sa.select(sa.func.count()).select_from(ParentLink).where(
+        ParentLink.kid_id == kid.id, ParentLink.status == "pending", ParentLink.parent_id != current_user.id))
+    s["to_approve"] = pending if pending and current_user.id in links.link_managers(kid) else 0
     return s
 
 
