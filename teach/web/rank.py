@@ -22,7 +22,6 @@ from functools import lru_cache
 from datetime import datetime
 
 import sqlalchemy as sa
-from sqlalchemy.orm import aliased
 from flask import Blueprint, abort, g, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
@@ -87,18 +86,26 @@ class Record:
     games: list[tuple[datetime, bool]]  # games against the computer played to the end, and whether the kid won
     placement: int | None  # the placement test's points (None: not taken)
     placed_through: str | None = None  # the topic the placement test opens the map up to (``placed_topic``)
-    watched: set[int] = field(default_factory=set)  # indices into ``solved``: solved after watching the answer
+    # practice only: the attempt id of each entry of ``solved`` (None for the others), and the ids of the tries
+    # on which the kid watched the answer ("show me" keeps it as ``Attempt.hints`` on the latest try)
+    solved_ids: list[int | None] = field(default_factory=list)
+    shown_ids: dict[tuple[str, int], list[int]] = field(default_factory=dict)
 
-    def add_solved(self, key: str, step: int, at: datetime | None, watched: bool) -> None:
-        if watched:
-            self.watched.add(len(self.solved))
+    def add_solved(self, key: str, step: int, at: datetime | None, attempt_id: int | None = None) -> None:
         self.solved.append((key, step, at))
+        self.solved_ids.append(attempt_id)
+
+    def add_shown(self, key: str, step: int, attempt_id: int) -> None:
+        self.shown_ids.setdefault((key, step), []).append(attempt_id)
 
     def take(self, kind: str, key: str, step: int, at: datetime, value) -> None:
-        """One row of the record's query: a solved attempt ("a", ``value`` 1 when the answer had been shown, see
-        ``watched_since_solved``), a game ("g") or the placement ("p", its answers as JSON text in ``key``)."""
+        """One row of the record's query: a solved attempt ("a", ``value`` its id), a try with the answer shown
+        ("s", a practice one: ``value`` its id), a game ("g") or the placement ("p", its answers as JSON text in
+        ``key``)."""
         if kind == "a":
-            self.add_solved(key, step, at, bool(value))
+            self.add_solved(key, step, at, int(value))
+        elif kind == "s":
+            self.add_shown(key, step, int(value))
         elif kind == "g":
             self.games.append((at, bool(value)))
         else:
@@ -110,11 +117,24 @@ class Record:
             self.placed_through = placed_topic(answers if isinstance(answers, list) else [])
 
     def practice_points(self) -> int:
+        """Each practice puzzle solved counts once, by its level — not a solve that copied a watched answer (the
+        answer shown since the kid last solved that puzzle): the summary says "try it again another day"."""
+        ids = self.solved_ids + [None] * (len(self.solved) - len(self.solved_ids))  # None: no id known
+        shown = {k: sorted(v) for k, v in self.shown_ids.items()}
+        last_solve: dict[tuple[str, int], int] = {}
         seen: set[tuple[str, int]] = set()
         points = 0
-        for i, (key, step, _when) in enumerate(self.solved):
-            # a puzzle copied from "show me" earns no rank (the summary says: try it again another day)
-            if (key, step) in seen or not key.startswith(PracticeKey.PREFIX) or i in self.watched:
+        for i in sorted(range(len(self.solved)), key=lambda i: (ids[i] or 0, i)):
+            key, step, _when = self.solved[i]
+            attempt_id = ids[i]
+            if not key.startswith(PracticeKey.PREFIX):
+                continue
+            if attempt_id is not None:
+                since = last_solve.get((key, step), 0)
+                last_solve[(key, step)] = attempt_id
+                if any(since < s <= attempt_id for s in shown.get((key, step), ())):
+                    continue
+            if (key, step) in seen:
                 continue
             seen.add((key, step))
             parsed = PracticeKey.parse(key)
@@ -122,26 +142,15 @@ class Record:
         return points
 
 
-def watched_since_solved():
-    """1 for a solved practice attempt whose answer the kid watched ("show me", kept as ``Attempt.hints`` on the
-    kid's latest try) since the kid last solved that puzzle, else 0: a column for a query over ``Attempt``."""
-    shown, solved = aliased(Attempt), aliased(Attempt)
-    same = lambda a: sa.and_(a.kid_id == Attempt.kid_id, a.lesson_id == Attempt.lesson_id,  # noqa: E731
-                             a.step == Attempt.step)
-    last_shown = sa.select(sa.func.max(shown.id)).where(same(shown), shown.hints > 0, shown.id <= Attempt.id)
-    last_solved = sa.select(sa.func.max(solved.id)).where(same(solved), solved.result == "solved",
-                                                           solved.id < Attempt.id)
-    return sa.case((last_shown.scalar_subquery() > sa.func.coalesce(last_solved.scalar_subquery(), 0), 1), else_=0)
-
-
 def record(kid_id: int, since: datetime) -> Record:
     """One UNION ALL over the kid's solved attempts (practice ones of all time, the rest since ``since``), finished
     games and placement: the map and the parent's page each read rank, goal and streak with one statement."""
     attempts = sa.select(sa.literal("a").label("kind"), Attempt.lesson_id.label("key"), Attempt.step.label("step"),
-                         Attempt.finished_at.label("at"), sa.case(
-        (Attempt.lesson_id.like(PracticeKey.PREFIX + "%"), watched_since_solved()), else_=0).label("value")).where(
+                         Attempt.finished_at.label("at"), Attempt.id.label("value")).where(
         Attempt.kid_id == kid_id, Attempt.result == "solved", Attempt.finished_at.is_not(None),
         sa.or_(Attempt.lesson_id.like(PracticeKey.PREFIX + "%"), Attempt.finished_at >= since))
+    shown = sa.select(sa.literal("s"), Attempt.lesson_id, Attempt.step, Attempt.started_at, Attempt.id).where(
+        Attempt.kid_id == kid_id, Attempt.hints > 0, Attempt.lesson_id.like(PracticeKey.PREFIX + "%"))
     games = sa.select(sa.literal("g"), sa.literal(""), sa.literal(0), PlayedGame.finished_at,
                       sa.case((PlayedGame.winner == PlayedGame.kid_color, 1), else_=0)).where(
         PlayedGame.kid_id == kid_id, PlayedGame.state == "finished", PlayedGame.opponent != "friend",
@@ -149,7 +158,7 @@ def record(kid_id: int, since: datetime) -> Record:
     placed = sa.select(sa.literal("p"), sa.cast(RankPlacement.answers, sa.String), sa.literal(0),
                        RankPlacement.taken_at, RankPlacement.points).where(RankPlacement.kid_id == kid_id)
     found = Record(solved=[], games=[], placement=None)
-    for row in db.session.execute(sa.union_all(attempts, games, placed)):
+    for row in db.session.execute(sa.union_all(attempts, shown, games, placed)):
         found.take(*row)
     return found
 

@@ -433,11 +433,14 @@ def class_rank_points(kid_ids: list[int]) -> dict[int, int]:
             LessonProgress.kid_id, LessonProgress.lesson_id, LessonProgress.stars).where(
             LessonProgress.kid_id.in_(kid_ids), LessonProgress.finished_at.is_not(None))):
         finished[kid].append((lesson, stars))
-    for kid, key, step, watched in db.session.execute(sa.select(
-            Attempt.kid_id, Attempt.lesson_id, Attempt.step, rank.watched_since_solved()).where(
-            Attempt.kid_id.in_(kid_ids), Attempt.result == "solved", Attempt.finished_at.is_not(None),
-            Attempt.lesson_id.like(PracticeKey.PREFIX + "%"))):
-        records[kid].add_solved(key, step, None, bool(watched))
+    for kid, key, step, attempt_id, result, hints in db.session.execute(sa.select(
+            Attempt.kid_id, Attempt.lesson_id, Attempt.step, Attempt.id, Attempt.result, Attempt.hints).where(
+            Attempt.kid_id.in_(kid_ids), Attempt.lesson_id.like(PracticeKey.PREFIX + "%"),
+            sa.or_(sa.and_(Attempt.result == "solved", Attempt.finished_at.is_not(None)), Attempt.hints > 0))):
+        if hints:
+            records[kid].add_shown(key, step, attempt_id)
+        if result == "solved":
+            records[kid].add_solved(key, step, None, attempt_id)
     for kid, won in db.session.execute(sa.select(
             PlayedGame.kid_id, sa.case((PlayedGame.winner == PlayedGame.kid_color, 1), else_=0)).where(
             PlayedGame.kid_id.in_(kid_ids), PlayedGame.state == "finished", PlayedGame.opponent != "friend",

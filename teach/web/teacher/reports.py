@@ -130,9 +130,12 @@ def _ranks(group: Group, kids: list[User], grid: classroom.Grid) -> dict[int, ra
     placement tests."""
     kid_ids = classroom.kid_ids_of(group.id)
     practice = sa.select(sa.literal("a").label("kind"), Attempt.kid_id.label("kid_id"), Attempt.lesson_id.label("key"),
-                         Attempt.step.label("step"), Attempt.finished_at.label("at"), sa.literal(0).label("value")
+                         Attempt.step.label("step"), Attempt.finished_at.label("at"), Attempt.id.label("value")
                          ).where(Attempt.kid_id.in_(kid_ids), Attempt.result == "solved",
                                  Attempt.finished_at.is_not(None), Attempt.lesson_id.like(PracticeKey.PREFIX + "%"))
+    shown = sa.select(sa.literal("s"), Attempt.kid_id, Attempt.lesson_id, Attempt.step, Attempt.started_at,
+                      Attempt.id).where(Attempt.kid_id.in_(kid_ids), Attempt.hints > 0,
+                                        Attempt.lesson_id.like(PracticeKey.PREFIX + "%"))
     played = sa.select(sa.literal("g"), PlayedGame.kid_id, sa.literal(""), sa.literal(0), PlayedGame.finished_at,
                        sa.case((PlayedGame.winner == PlayedGame.kid_color, 1), else_=0)).where(
         PlayedGame.kid_id.in_(kid_ids), PlayedGame.state == "finished", PlayedGame.opponent != "friend",
@@ -140,7 +143,7 @@ def _ranks(group: Group, kids: list[User], grid: classroom.Grid) -> dict[int, ra
     placed = sa.select(sa.literal("p"), RankPlacement.kid_id, sa.literal(""), sa.literal(0), RankPlacement.taken_at,
                        RankPlacement.points).where(RankPlacement.kid_id.in_(kid_ids))
     records = {k.id: rank.Record(solved=[], games=[], placement=None) for k in kids}
-    for kind, kid_id, key, step, at, value in db.session.execute(sa.union_all(practice, played, placed)):
+    for kind, kid_id, key, step, at, value in db.session.execute(sa.union_all(practice, shown, played, placed)):
         found = records.get(kid_id)
         if found is not None:
             found.take(kind, key, step, at, value)
