@@ -58,8 +58,10 @@
     var next = document.getElementById("go-next");
     if (data.next) { next.href = data.next; next.hidden = false; }
     // the placement test's own "next" (to go on without solving) gives way: one "next" on the page, not two
-    var skip = document.getElementById("placement-next");
-    if (skip && data.next) skip.hidden = true;
+    ["placement-next", "skip"].forEach(function (id) {  // and so does practice's "skip"
+      var skip = document.getElementById(id);
+      if (skip && data.next) skip.hidden = true;
+    });
     if (data.next) prefetchPage(data.next);
     celebrate(data, next);
   }

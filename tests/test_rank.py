@@ -222,6 +222,11 @@ def test_a_practice_set_ends_with_a_summary(demo):
     solved = 4 + (1 if body["result"] == "correct" else 0)
     assert f'data-solved="{solved}"' in page and f"{solved} of {SET_SIZE} solved" in page
     assert page.count('class="missed"') == SET_SIZE - solved and page.count('class="first"') == solved
+    # a puzzle too hard can be skipped: each step links to the next one, the last to the summary
+    for index in (0, SET_SIZE - 1):
+        step_page = client.get(f"/practice/escape/1/7/{index}", headers=EN).get_data(as_text=True)
+        following = f"/practice/escape/1/7/{index + 1}" if index + 1 < SET_SIZE else "/practice/escape/1/7/done"
+        assert f'id="skip" href="{following}"' in step_page and "Skip" in step_page
 
 
 def test_the_placement_test_is_scored_once_from_first_tries(demo):

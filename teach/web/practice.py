@@ -197,6 +197,7 @@ def step(drill: str, level: int, seed: int, step: int):
     page = render_template("kid/step.html", lesson=None, step=s, kind=s.kind, board=board, urls=urls, frames=[],
                            level=level, index=step, total=SET_SIZE,
                            picture=drill_pictures()[drill], settings=settings,
+                           skip_url=_next_url(drill, level, seed, step),
                            show_me_due=s.kind == "puzzle"
                            and puzzle_help.show_me_due(str(PracticeKey(drill, level, seed)), step))
     # noted once the page is drawn: the commit then cannot send the page back to the database for the kid
