@@ -233,6 +233,8 @@ def test_a_grandparent_scans_the_code_signs_up_and_asks_to_follow(demo, client):
     with demo.test_request_context():
         url = links.follow_url(code.replace("-", ""))
         assert str(links.qr_svg(url, "QR code: follow 明明")) in card
+    # the square scales with the page (a viewBox, no fixed size): it sat in a corner of its box on a phone
+    assert re.search(r'<svg viewBox="0 0 (\d+) \1" class="qr">', card) and '<svg width=' not in card
     assert url == f"http://localhost/family/follow?code={code}"
     # a stranger (or a link preview) opening the address spends nothing and learns nothing
     scanned = client.get(url, headers=EN)

@@ -52,8 +52,10 @@ def qr_svg(text: str, title: str, css_class: str = "qr") -> Markup:
     """A QR code of ``text`` as inline SVG (medium error correction: a phone still reads it from a creased paper
     or a glossy screen), dark on white so it scans in a dark theme too."""
     code = segno.make(text, error="m", micro=False)
+    # a viewBox, not a fixed width and height: the page sizes the square (with a fixed 140 px drawing in a box
+    # the page made 240 px wide, the code sat in a corner with a gap beside and below it)
     return Markup(code.svg_inline(scale=4, border=3, dark="#000", light="#fff", title=title, svgclass=css_class,
-                                  lineclass=None))
+                                  lineclass=None, omitsize=True))
 
 
 def new_link_invitation(kid: User, by: User) -> LinkInvitation:
