@@ -30,6 +30,8 @@ def star_points(size: int) -> list[tuple[int, int]]:
     if size == 19:
         return [(r, c) for r in lines for c in lines]
     return [(r, c) for r in lines for c in lines if (r == c == lines[1]) or (r != lines[1] and c != lines[1])]
+
+
 WORDS = {
     "zh": {"black": "黑子", "white": "白子", "empty": "空", "board": "{n}路棋盘"},
     "en": {"black": "black stone", "white": "white stone", "empty": "empty", "board": "{n} by {n} board"},

@@ -102,5 +102,6 @@ def everything(kid: User) -> dict:
     data = classroom.kid_export(kid)
     return {"data": data, "followers": followers, "stickers": sticker_names(cat),
             "charts": week_charts(weeks.last_weeks(kid.id)), "solved": weeks.solved_ever(kid.id),
-            "lesson_title": lesson_title(cat), "choice_words": choice_words(cat), "made": utcnow(), "zone": daily.classroom_zone().key,
+            "lesson_title": lesson_title(cat), "choice_words": choice_words(cat), "made": utcnow(),
+            "zone": daily.classroom_zone().key,
             "outcomes": [game_outcome(kid, r) for r in data["games"]]}

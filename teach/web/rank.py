@@ -120,7 +120,6 @@ class Record:
         """Each practice puzzle solved counts once, by its level — not a solve that copied a watched answer (the
         answer shown since the kid last solved that puzzle): the summary says "try it again another day"."""
         ids = self.solved_ids + [None] * (len(self.solved) - len(self.solved_ids))  # None: no id known
-        shown = {k: sorted(v) for k, v in self.shown_ids.items()}
         last_solve: dict[tuple[str, int], int] = {}
         seen: set[tuple[str, int]] = set()
         points = 0
@@ -132,7 +131,7 @@ class Record:
             if attempt_id is not None:
                 since = last_solve.get((key, step), 0)
                 last_solve[(key, step)] = attempt_id
-                if any(since < s <= attempt_id for s in shown.get((key, step), ())):
+                if any(since < s <= attempt_id for s in self.shown_ids.get((key, step), ())):
                     continue
             if (key, step) in seen:
                 continue
@@ -161,6 +160,28 @@ def record(kid_id: int, since: datetime) -> Record:
     for row in db.session.execute(sa.union_all(attempts, shown, games, placed)):
         found.take(*row)
     return found
+
+
+def class_records(kid_ids) -> dict[int, Record]:
+    """Each kid's ``Record`` for the rank only (practice puzzles solved and answers watched, games against the
+    computer, placement tests; no daily goal), for a whole class in one UNION ALL."""
+    practice = Attempt.lesson_id.like(PracticeKey.PREFIX + "%")
+    solved = sa.select(sa.literal("a"), Attempt.kid_id, Attempt.lesson_id, Attempt.step, Attempt.finished_at,
+                       Attempt.id).where(Attempt.kid_id.in_(kid_ids), Attempt.result == "solved",
+                                         Attempt.finished_at.is_not(None), practice)
+    shown = sa.select(sa.literal("s"), Attempt.kid_id, Attempt.lesson_id, Attempt.step, Attempt.started_at,
+                      Attempt.id).where(Attempt.kid_id.in_(kid_ids), Attempt.hints > 0, practice)
+    played = sa.select(sa.literal("g"), PlayedGame.kid_id, sa.literal(""), sa.literal(0), PlayedGame.finished_at,
+                       sa.case((PlayedGame.winner == PlayedGame.kid_color, 1), else_=0)).where(
+        PlayedGame.kid_id.in_(kid_ids), PlayedGame.state == "finished", PlayedGame.opponent != "friend",
+        PlayedGame.finished_at.is_not(None))
+    placed = sa.select(sa.literal("p"), RankPlacement.kid_id, sa.literal(""), sa.literal(0), RankPlacement.taken_at,
+                       RankPlacement.points).where(RankPlacement.kid_id.in_(kid_ids))
+    records = {k: Record(solved=[], games=[], placement=None) for k in kid_ids}
+    for kind, kid_id, key, step, at, value in db.session.execute(sa.union_all(solved, shown, played, placed)):
+        if kid_id in records:
+            records[kid_id].take(kind, key, step, at, value)
+    return records
 
 
 def rank_points(finished: list[tuple[str, int]], rec: Record) -> int:

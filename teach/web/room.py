@@ -21,9 +21,8 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user
 
-from teach.lessons.practice import PracticeKey
-from teach.models import (Attempt, Group, LessonProgress, LiveGame, LiveInvitation, LiveRound, Membership,
-                          PlayedGame, PlayRoom, RankPlacement, RoomPresence, User, utcnow)
+from teach.models import (Group, LessonProgress, LiveGame, LiveInvitation, LiveRound, Membership, PlayRoom,
+                          RoomPresence, User, utcnow)
 from teach.web import games, live, notify, rank
 from teach.web.access import kid_required, teacher_required
 from teach.web.board import render_board
@@ -425,30 +424,14 @@ def kid_levels(kid_ids: list[int]) -> dict[int, tuple[int, int]]:
 
 
 def class_rank_points(kid_ids: list[int]) -> dict[int, int]:
-    """Each child's rank points as ``rank.rank_of`` counts them, read for the whole class in four queries (not
-    three per child): finished lessons, solved practice puzzles, games against the computer, placement tests."""
+    """Each child's rank points as ``rank.rank_of`` counts them, read for the whole class in two queries (not
+    three per child): finished lessons, and ``rank.class_records`` (practice, games, placement tests)."""
     finished: dict[int, list] = {k: [] for k in kid_ids}
-    records = {k: rank.Record(solved=[], games=[], placement=None) for k in kid_ids}
     for kid, lesson, stars in db.session.execute(sa.select(
             LessonProgress.kid_id, LessonProgress.lesson_id, LessonProgress.stars).where(
             LessonProgress.kid_id.in_(kid_ids), LessonProgress.finished_at.is_not(None))):
         finished[kid].append((lesson, stars))
-    for kid, key, step, attempt_id, result, hints in db.session.execute(sa.select(
-            Attempt.kid_id, Attempt.lesson_id, Attempt.step, Attempt.id, Attempt.result, Attempt.hints).where(
-            Attempt.kid_id.in_(kid_ids), Attempt.lesson_id.like(PracticeKey.PREFIX + "%"),
-            sa.or_(sa.and_(Attempt.result == "solved", Attempt.finished_at.is_not(None)), Attempt.hints > 0))):
-        if hints:
-            records[kid].add_shown(key, step, attempt_id)
-        if result == "solved":
-            records[kid].add_solved(key, step, None, attempt_id)
-    for kid, won in db.session.execute(sa.select(
-            PlayedGame.kid_id, sa.case((PlayedGame.winner == PlayedGame.kid_color, 1), else_=0)).where(
-            PlayedGame.kid_id.in_(kid_ids), PlayedGame.state == "finished", PlayedGame.opponent != "friend",
-            PlayedGame.finished_at.is_not(None))):
-        records[kid].games.append((None, bool(won)))
-    for kid, points in db.session.execute(sa.select(RankPlacement.kid_id, RankPlacement.points).where(
-            RankPlacement.kid_id.in_(kid_ids))):
-        records[kid].placement = int(points)
+    records = rank.class_records(kid_ids)
     return {k: rank.rank_points(finished[k], records[k]) for k in kid_ids}
 
 

@@ -13,8 +13,7 @@ import sqlalchemy as sa
 from flask import Response, abort, g, render_template, request
 from flask_login import current_user
 
-from teach.lessons.practice import PracticeKey
-from teach.models import Assignment, Attempt, Group, PlayedGame, RankPlacement, User, utcnow
+from teach.models import Assignment, Attempt, Group, PlayedGame, User, utcnow
 from teach.web import classroom, content, games, links, messages, rank, timing
 from teach.web.access import teacher_required
 from teach.web.board import render_board, rows_after
@@ -128,25 +127,7 @@ def _ranks(group: Group, kids: list[User], grid: classroom.Grid) -> dict[int, ra
     """Each kid's rank, counted as the kid's map counts it (``rank.rank_points`` over the same rows): finished
     lessons from the grid, and one query for the class's solved practice puzzles, games against the computer and
     placement tests."""
-    kid_ids = classroom.kid_ids_of(group.id)
-    practice = sa.select(sa.literal("a").label("kind"), Attempt.kid_id.label("kid_id"), Attempt.lesson_id.label("key"),
-                         Attempt.step.label("step"), Attempt.finished_at.label("at"), Attempt.id.label("value")
-                         ).where(Attempt.kid_id.in_(kid_ids), Attempt.result == "solved",
-                                 Attempt.finished_at.is_not(None), Attempt.lesson_id.like(PracticeKey.PREFIX + "%"))
-    shown = sa.select(sa.literal("s"), Attempt.kid_id, Attempt.lesson_id, Attempt.step, Attempt.started_at,
-                      Attempt.id).where(Attempt.kid_id.in_(kid_ids), Attempt.hints > 0,
-                                        Attempt.lesson_id.like(PracticeKey.PREFIX + "%"))
-    played = sa.select(sa.literal("g"), PlayedGame.kid_id, sa.literal(""), sa.literal(0), PlayedGame.finished_at,
-                       sa.case((PlayedGame.winner == PlayedGame.kid_color, 1), else_=0)).where(
-        PlayedGame.kid_id.in_(kid_ids), PlayedGame.state == "finished", PlayedGame.opponent != "friend",
-        PlayedGame.finished_at.is_not(None))
-    placed = sa.select(sa.literal("p"), RankPlacement.kid_id, sa.literal(""), sa.literal(0), RankPlacement.taken_at,
-                       RankPlacement.points).where(RankPlacement.kid_id.in_(kid_ids))
-    records = {k.id: rank.Record(solved=[], games=[], placement=None) for k in kids}
-    for kind, kid_id, key, step, at, value in db.session.execute(sa.union_all(practice, shown, played, placed)):
-        found = records.get(kid_id)
-        if found is not None:
-            found.take(kind, key, step, at, value)
+    records = rank.class_records([k.id for k in kids])
     finished: dict[int, list[tuple[str, int]]] = {k.id: [] for k in kids}
     for (kid_id, lesson_id), cell in grid.cells.items():
         if cell.finished and kid_id in finished:
