@@ -232,6 +232,7 @@ def test_a_capture_game_played_to_its_end_gives_both_children_their_record_and_s
     final = black.get(f"/live/{game_id}/state").get_json()
     assert final["state"] == "finished" and final["game_result"] == "B+C1" and final["winner"] == "black"
     assert final["banner"]["mood"] == "win"
+    assert final["banner"]["reason"].endswith(("先吃到了1个子。", "captured 1 stone first."))  # the winner's name first
     assert white.get(f"/live/{game_id}/state").get_json()["banner"]["mood"] == "lose"
     r = row(app, game_id)
     with app.app_context():

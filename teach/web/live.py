@@ -25,7 +25,7 @@ from datetime import timedelta
 import sqlalchemy as sa
 from flask import Blueprint, abort, current_app, g, jsonify, make_response, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import force_locale, ngettext
+from flask_babel import force_locale
 from flask_login import current_user, login_required
 
 from teach.go import IllegalMove, counting
@@ -35,7 +35,7 @@ from teach.web.board import render_board
 from teach.web.extensions import db
 from teach.web.moves import json_body, refused
 from teach.web.pictures import glyph
-from teach.web.play import KOMI, _count_sentence, _count_view, _move_name, _tapped, _valid_ply, score_words
+from teach.web.play import KOMI, _count_sentence, capture_reason, _count_view, _move_name, _tapped, _valid_ply, score_words
 from teach.web.played import BrokenRecord, game_of
 from teach.web.security import ID_MAX, plain_int
 
@@ -167,8 +167,7 @@ def _banner(row: LiveGame, game, you: str | None, players: dict) -> dict | None:
     }.get(row.end_reason or "", lambda: "")()
     if row.end_reason == "captures" and winner:
         n = game.captures[winner]
-        reason = ngettext("%(name)s captured %(num)d stone first.", "%(name)s captured %(num)d stones first.", n,
-                          name=players[winner]["name"])
+        reason = capture_reason(players[winner]["name"], n, row.capture_goal)
     elif row.end_reason == "passes" and row.kind == "capture":
         reason = _("Both passed: more captures wins.")
     referee = ""

@@ -260,11 +260,9 @@ def _banner(row: PlayedGame, game) -> dict:
         n = game.captures[winner]
         if game.end_reason != "captures":
             reason = _("Both passed: more captures wins.")
-        elif _computer_plays(row) and winner == kid:  # against the computer the kid is "you", as in the title
-            reason = ngettext("You captured %(num)d stone first.", "You captured %(num)d stones first.", n)
-        else:
-            reason = ngettext("%(name)s captured %(num)d stone first.", "%(name)s captured %(num)d stones first.",
-                              n, name=_player(row, winner)["name"])
+        else:  # against the computer the kid is "you", as in the title
+            you = _computer_plays(row) and winner == kid
+            reason = capture_reason(None if you else _player(row, winner)["name"], n, row.capture_goal)
     referee = ""
     if row.kind == "full" and row.result and not row.result.endswith("+R"):
 
@@ -275,6 +273,21 @@ def _banner(row: PlayedGame, game) -> dict:
     return {"title": title, "mood": mood, "reason": reason, "referee": referee,
             "result": row.result if row.kind == "full" else "", "result_words": score_words(row.result),
             "glyph": "🎉" if mood == "win" else "🤝" if mood == "draw" else "💪"}
+
+
+def capture_reason(name: str | None, n: int, goal: int | None) -> str:
+    """Why a capture game ended, as the winner's count card shows it: "You captured 3 stones first." (``name``
+    None: the kid, spoken to), or by name. The last capture can take the count past the goal (a capture-3 game
+    won by taking three stones at once with two already caught): then the words give the count and the goal,
+    beside a card that stops at the goal."""
+    if goal and n > goal:
+        if name is None:
+            return _("You captured %(num)d stones: more than the %(goal)d you needed!", num=n, goal=goal)
+        return _("%(name)s captured %(num)d stones: more than the %(goal)d needed to win!", num=n, goal=goal,
+                 name=name)
+    if name is None:
+        return ngettext("You captured %(num)d stone first.", "You captured %(num)d stones first.", n)
+    return ngettext("%(name)s captured %(num)d stone first.", "%(name)s captured %(num)d stones first.", n, name=name)
 
 
 def score_words(result: str | None) -> str:
