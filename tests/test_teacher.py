@@ -753,3 +753,30 @@ def test_a_new_class_sent_three_times_at_once_is_made_once(demo, client):
     assert "already" in again.get_data(as_text=True)
     with demo.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Group)) == before + 1
+
+
+def test_the_whole_class_row_names_the_topics_a_kid_is_on_not_every_topic_of_the_map(demo, client):
+    teacher_login(client)
+    class_id = demo_class(demo)
+
+    def row(name: str) -> str:
+        page = client.get(f"/teach/classes/{class_id}/dashboard", headers=EN).get_data(as_text=True)
+        kid = re.search(rf'<tr class="kid-summary" data-kid="{kid_id(demo, name)}".*?</tr>', page, re.S).group(0)
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", kid.split('class="topic-chips"', 1)[1].split("</td>")[0]))
+
+    assert row("明明").strip().endswith("nothing started yet")
+    _play_wrong_then_right(demo, "明明", "cat,fish,moon", "D4")  # a puzzle of the topic's first lesson: begun
+    assert "Learning: Atari and capture 0/2" in row("明明") and "finished" not in row("明明")
+    assert "nothing started yet" in row("Lily")
+
+
+def test_topics_under_way_count_finished_topics_and_list_only_those_begun():
+    from teach.web.classroom import Cell
+    from teach.web.teacher.reports import _topics_under_way
+
+    lesson = lambda i: type("Lesson", (), {"id": i})()  # noqa: E731
+    topics = [("a", [lesson("a1"), lesson("a2")]), ("b", [lesson("b1"), lesson("b2")]), ("c", [lesson("c1")])]
+    mine = {"a1": Cell(started=True), "a2": Cell(started=True), "b2": Cell(started=True)}
+    got = _topics_under_way(topics, mine, finished={"a1", "a2"})
+    # a is finished, b is begun (a lesson opened, none finished), c is untouched
+    assert got == {"topics_doing": [("b", 0, 2)], "topics_done": 1, "topics_total": 3}

@@ -80,7 +80,7 @@ def _dashboard_data(group: Group) -> dict:
             "tries": sum(c.attempts for c in mine.values()),
             "today": grid.time.day(kid_id, class_day), "week": grid.time.week(kid_id, class_day),
             "total": grid.time.total(kid_id),
-            "topics": [(t, sum(1 for l in ls if l.id in finished), len(ls)) for t, ls in topics],
+            **_topics_under_way(topics, mine, finished),
             "games": games.get(kid_id, (0, 0)), "game_time": grid.time.games(kid_id), "rank": ranks[kid_id],
         })
     overdue = sorted(((by_id[kid_id], cat.lessons[lid], d) for (kid_id, lid), d in due.items()
@@ -112,6 +112,20 @@ def _stuck_puzzles(stuck: list) -> dict[tuple[int, str], int]:
         if lesson is not None and 0 <= step < len(lesson.steps) and lesson.steps[step].kind == "puzzle":
             found[(kid_id, lesson_id)] = step
     return found
+
+
+def _topics_under_way(topics, mine: dict, finished: set[str]) -> dict:
+    """A kid's map by topic, as a teacher scans it: the topics under way (a lesson in them begun, not all of
+    them finished) with lessons finished of all, and how many topics are finished. A row listing every topic of
+    the map at 0/N says nothing a teacher can act on."""
+    doing, done = [], 0
+    for t, ls in topics:
+        n = sum(1 for l in ls if l.id in finished)
+        if n == len(ls):
+            done += 1
+        elif n or any(l.id in mine and mine[l.id].started for l in ls):
+            doing.append((t, n, len(ls)))
+    return {"topics_doing": doing, "topics_done": done, "topics_total": len(topics)}
 
 
 def _games_played(group: Group) -> dict[int, tuple[int, int]]:
