@@ -145,6 +145,50 @@ def test_a_hanging_connection_cannot_be_cut():
     assert code == 1
 
 
+# Two corners of positions from GNU Go's connection tests (golois/Aya991113-1 and Goemate991106-2), cut to 9x9;
+# GNU Go 3.8 gives the answers asserted below on these 9x9 boards themselves.
+THROUGH_A_FRIEND = [
+    ".........",
+    "......X..",
+    "....OX.O.",
+    "....OXO..",
+    "....O.XO.",
+    "...O.OX..",
+    "..O.XX.O.",
+    "O.OX..O..",
+    ".........",
+    ".........",
+][1:]
+LINKED_TWICE = [
+    ".........",
+    "....X...X",
+    "X.XXO.X.X",
+    "OX.XO.OOO",
+    "OX..XX.XO",
+    "OOOO..X..",
+    "O.X.OOOXX",
+    ".X.O.XOX.",
+    "..XOXXX.X",
+]
+
+
+def test_a_way_between_two_chains_may_go_through_another_chain_of_theirs():
+    """Black F7 and F4, white F5 between them. F6 joins F7 to G6-G5 and leaves F5 one liberty: taking it at E5,
+    or joining G5 to F4 at G4, cannot both be stopped. Neither chain touches a liberty of the other: the way runs
+    through G6-G5."""
+    game = build_position(THROUGH_A_FRIEND, "black")
+    code, move = gtp_connect(game, game.point("F7"), game.point("F4"), "connect")
+    assert (code, game.name(move)) == (1, "F6")  # GNU Go: = 1 F6
+
+
+def test_chains_linked_through_a_third_cannot_be_cut():
+    """White to cut black G4 from D6. G4 and E5-F5 share two liberties (F4, G5): White fills one, Black the other.
+    E5 and D6 touch at a corner; a white stone at D5 cuts them only while the white E6-E7 beside them lives, and
+    E6-E7 has two liberties: Black takes it. GNU Go: = 0."""
+    game = build_position(LINKED_TWICE, "white")
+    assert gtp_connect(game, game.point("G4"), game.point("D6"), "disconnect")[0] == 0
+
+
 # ------------------------------------------------------------------ goal validation
 @pytest.mark.parametrize("kind,targets,to_play,message", [
     ("race", ("D2",), "white", "race target"),

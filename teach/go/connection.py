@@ -8,8 +8,13 @@ the connector has no way left to join them within the reading horizon (``Limits.
 
 Method: a goal-directed alpha-beta search on the WIN / KO_A / KO_B / LOSE scale of ``reading.py`` with a
 transposition table, over the moves that matter to the two chains: their common liberties, the liberties of
-either that touch a liberty of the other (hanging connections, bamboo joints, one-point jumps), captures and
-ataris of the enemy chains around them, and rescues of either chain when it is short of liberties. A line that
+either that touch a liberty of the other (hanging connections, bamboo joints, one-point jumps), the empty points
+of the shortest *ways* between them (a way may pass through other stones of the connector's, never through the
+cutter's: joining means filling one, cutting means blocking all), captures and ataris of the enemy chains around
+them, and rescues of either chain when it is short of liberties. The cutter has lost when the chains are joined
+through *links* it cannot break: chains of the connector's on the shortest ways with two liberties in common,
+each link with two points of its own (见合: the cutter fills one, the connector the other). Each question to the
+tactical reader is read within ``capture_nodes``; a capture it cannot settle there is not counted on. A line that
 takes a ko is worth at most KO_A; deep in the tree nobody takes a ko. Budgets as everywhere: over the node or
 time budget the answer is ``unknown`` (``BudgetExceeded``), never a guess.
 """
@@ -19,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .game import EMPTY, Game, IllegalMove
-from .reading import GTP_CODE, INVERT, KO_A, LOSE, NAMES, WIN, Limits, Reader
+from .reading import GTP_CODE, INVERT, KO_A, LOSE, NAMES, WIN, BudgetExceeded, Limits, Reader
 from .search import Search, named
 
 __all__ = ["CONNECT_LIMITS", "ConnectionReader", "connect", "disconnect", "gtp_connect", "GTP_CODE"]
@@ -29,6 +34,8 @@ __all__ = ["CONNECT_LIMITS", "ConnectionReader", "connect", "disconnect", "gtp_c
 class ConnectLimits:
     plies: int = 10  # the connector must join the chains within this many plies (its moves and the cutter's)
     capture_libs: int = 3  # the tactical reader is asked about chains with at most this many liberties
+    capture_nodes: int = 500  # each such question is read within this many nodes (unsettled: no capture)
+    path_points: int = 3  # ways between the chains that need more empty points filled than this are not read
 
 
 CONNECT_LIMITS = ConnectLimits()
@@ -52,6 +59,7 @@ class ConnectionReader(Search[Limits]):
         self.a, self.b = a, b
         self.owner = game.board[a]
         self.cl = connect_limits
+        self._capture_limits = replace(self.reader.limits, nodes=min(limits.nodes, connect_limits.capture_nodes))
         self.tt: dict[tuple, tuple[int, int, int | None]] = {}
         self._captures: dict[tuple, bool] = {}
 
@@ -102,10 +110,17 @@ class ConnectionReader(Search[Limits]):
         if known is not None:
             return known
         r = self.reader
-        if first:
-            hit = r._aside(r._attack, p, 1)[0] == WIN
-        else:
-            hit = r._aside(r._defend, p, 1)[0] == LOSE
+        own = r.limits
+        r.limits = self._capture_limits
+        try:
+            if first:
+                hit = r._aside(r._attack, p, 1)[0] == WIN
+            else:
+                hit = r._aside(r._defend, p, 1)[0] == LOSE
+        except BudgetExceeded:
+            hit = False  # a capture not proven within its budget is no capture the connection may count on
+        finally:
+            r.limits = own
         self._captures[key] = hit
         return hit
 
@@ -160,6 +175,8 @@ class ConnectionReader(Search[Limits]):
             if self._capturable(p, True):
                 r = self.reader
                 return WIN, r._aside(r._attack, p, 1)[1]
+        if self._miai(ca, cb):
+            return LOSE, None
         if depth >= self.cl.plies:
             return WIN, None
         key = ("D", g.hash, g.ko if g.ko_color == 3 - self.owner else -1)
@@ -174,6 +191,39 @@ class ConnectionReader(Search[Limits]):
             best = (v, None)
         self.tt[key] = (depth, best[0], best[1])
         return best
+
+    def _miai(self, ca, cb) -> bool:
+        """Are the two chains joined through links the cutter cannot break (见合)? A link is two chains of the
+        connector's with two liberties in common: the cutter fills one, the connector the other. The chains on the
+        shortest ways between the two (``_path_points``) are joined link by link (each link with its own two
+        points, no point serving two links), and none of them may be short of liberties (a cut would come with an
+        atari, and the connector could not answer both)."""
+        board, chain_of = self.g.board, self.g.chain_of
+        da, db, best = self._ways(ca, cb)
+        members = {ca.stones[0]: ca, cb.stones[0]: cb}
+        for p, d in da.items():
+            if board[p] == ca.color and p in db and d + db[p] <= best:
+                c = chain_of[p]
+                if c is not None:
+                    members[c.stones[0]] = c
+        chains = list(members.values())
+        if any(len(c.libs) < 3 for c in chains):
+            return False
+        root = {c.stones[0]: c.stones[0] for c in chains}
+
+        def find(k: int) -> int:
+            while root[k] != k:
+                k = root[k]
+            return k
+
+        used: set[int] = set()
+        for i, a in enumerate(chains):
+            for b in chains[i + 1:]:
+                common = sorted(a.libs & b.libs - used)
+                if len(common) >= 2 and len(a.libs | b.libs) >= 4:
+                    used.update(common[:2])
+                    root[find(a.stones[0])] = find(b.stones[0])
+        return find(ca.stones[0]) == find(cb.stones[0])
 
     def _best(self, moves: list[int], color: int, depth: int, answer) -> tuple[int, int | None]:
         g = self.g
@@ -220,6 +270,58 @@ class ConnectionReader(Search[Limits]):
                         second.append(q)
         return common, second
 
+    def _distances(self, ch, cap: int) -> dict[int, int]:
+        """How many empty points a path from chain ``ch`` must fill to reach each point, stones of its own colour
+        costing nothing and the other colour's barring the way (a 0-1 breadth-first search), up to ``cap``."""
+        board, chain, nb = self.g.board, self.g.chain_of, self.nb
+        colour = ch.color
+        dist: dict[int, int] = {}
+        now: list[int] = list(ch.stones)
+        for s in now:
+            dist[s] = 0
+        cost = 0
+        while now and cost <= cap:
+            later: list[int] = []
+            i = 0
+            while i < len(now):  # the points at this cost, growing through own stones (free) as it goes
+                p = now[i]
+                i += 1
+                for q in nb[p]:
+                    if q in dist:
+                        continue
+                    c = board[q]
+                    if c == EMPTY:
+                        if cost + 1 <= cap:
+                            dist[q] = cost + 1
+                            later.append(q)
+                    elif c == colour:
+                        dist[q] = cost
+                        now.append(q)
+            now = later
+            cost += 1
+        return dist
+
+    def _ways(self, ca, cb) -> tuple[dict[int, int], dict[int, int], int]:
+        """The distances from each chain (``_distances``) and the fewest empty points a way between them must
+        fill (more than ``path_points`` when there is no such way)."""
+        cap = self.cl.path_points
+        da, db = self._distances(ca, cap), self._distances(cb, cap)
+        board = self.g.board
+        best = cap + 1
+        for p, d in da.items():
+            if board[p] == EMPTY and p in db and d + db[p] - 1 < best:  # the point itself counted from both sides
+                best = d + db[p] - 1
+        return da, db, best
+
+    def _path_points(self, ca, cb) -> list[int]:
+        """The empty points on the shortest ways between the two chains: a way may go through other stones of
+        the connector's (free) but never through the cutter's. Joining the chains means filling such a way;
+        cutting them, blocking every one. Empty when the chains are further apart than the reading could ever
+        join."""
+        da, db, best = self._ways(ca, cb)
+        board = self.g.board
+        return sorted(p for p, d in da.items() if board[p] == EMPTY and p in db and d + db[p] - 1 == best)
+
     def _connect_moves(self, ca, cb) -> list[int]:
         moves: dict[int, None] = {}
         for ch in (ca, cb):  # captures next to either chain first
@@ -235,6 +337,11 @@ class ConnectionReader(Search[Limits]):
         for c in self._cutting_chains():
             if len(c.libs) <= 2:
                 moves.update(dict.fromkeys(sorted(c.libs)))
+        moves.update(dict.fromkeys(self._path_points(ca, cb)))
+        for ch in (ca, cb):  # ataris on the cutter's short chains around either: taking them opens new ways
+            for c in self._around(ch):
+                if len(c.libs) == 2:
+                    moves.update(dict.fromkeys(sorted(c.libs)))
         return list(moves)
 
     def _cut_moves(self, ca, cb) -> list[int]:
@@ -248,6 +355,7 @@ class ConnectionReader(Search[Limits]):
         for c in self._cutting_chains():  # save a cutting stone short of liberties
             if len(c.libs) <= 2:
                 moves.update(dict.fromkeys(self.reader._defend_moves(c, c.color, self.limits.branch_depth)))
+        moves.update(dict.fromkeys(self._path_points(ca, cb)))
         return list(moves)
 
 
