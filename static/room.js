@@ -149,6 +149,15 @@
       feedback.className = "feedback speak " + (good === false ? "bad" : "");
     }
     function hide(id, hidden) { var e = document.getElementById(id); if (e) e.hidden = hidden; }
+    // a card that appears (a draw offered, the count) is brought into view: on a phone it opens below the board
+    function reveal(id, shown) {
+      var e = document.getElementById(id);
+      if (!e) return;
+      if (shown && e.hidden) { e.hidden = false; e.scrollIntoView({behavior: "smooth", block: "nearest"}); }
+      else if (!shown) e.hidden = true;
+    }
+    var offered = false;  // this child's draw offer is waiting for an answer
+    var agreedShown = false;  // this child's agreement to the count is on record
 
     function show(d) {
       if (!d || typeof d.version !== "number") return;
@@ -192,11 +201,13 @@
       hide("play-actions", state !== "playing");
       hide("reactions", state === "finished");
       hide("resume-box", state !== "adjourned" || !(you || teacher));
-      hide("draw-offered", !(state === "playing" && d.draw_offer && d.draw_offer !== you));
+      reveal("draw-offered", state === "playing" && d.draw_offer && d.draw_offer !== you);
       var offer = document.getElementById("offer-draw");
       if (offer) offer.disabled = !!d.draw_offer;
       if (d.draw_offer === you && state === "playing") say(word("offered"));
-      hide("count-panel", !(state === "counting" || state === "disputed"));
+      else if (offered && state === "playing" && !d.draw_offer) say(word("declined"));  // the friend said no
+      offered = !!you && d.draw_offer === you;
+      reveal("count-panel", state === "counting" || state === "disputed");
       if (d.points !== undefined) {
         document.getElementById("points").textContent = d.points;
         document.getElementById("points-words").textContent = d.points_words || "";
@@ -206,8 +217,10 @@
         line.classList.toggle("ahead", d.tone === "ahead"); line.classList.toggle("behind", d.tone === "behind");
         document.getElementById("agreed").textContent = (d.agreed && d.agreed.length) ?
           word("agreed") + " " + d.agreed.map(function (c) { return d.players[c].name; }).join(", ") : "";
-        var agree = document.getElementById("agree");
-        if (agree) agree.disabled = state !== "counting" || (d.agreed || []).indexOf(you) >= 0;
+        var agree = document.getElementById("agree"), mine = !!you && (d.agreed || []).indexOf(you) >= 0;
+        if (agree) agree.disabled = state !== "counting" || mine;
+        if (agreedShown && !mine && state === "counting") say(word("remarked"));  // a tap took the agreement back
+        agreedShown = mine;
         var disputeButton = document.getElementById("dispute");
         if (disputeButton) disputeButton.disabled = state !== "counting";
       }
@@ -307,6 +320,8 @@
         if (r.data && r.data.result === "signed-out") { window.location = r.data.login; return; }
         if (feedback.textContent === word("offline")) say("");
         if (r.etag) etag = r.etag;
+        // the game moved on: what the last tap was told ("now your friend says...") is no longer news
+        if (r.data && r.status === 200 && typeof r.data.version === "number" && r.data.version > version) say("");
         if (r.data && r.status === 200) show(r.data);
         var ms = state === "finished" ? -1 : next();
         // while the server holds questions, the next one goes at once after a change, "still here" or a question

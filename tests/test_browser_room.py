@@ -32,7 +32,8 @@ def server(demo, request):
         db.session.add(PlayRoom(group_id=gid, kinds=["capture-7", "full-9"], capture_goal=1, away_seconds=120,
                                 away_outcome="adjourn"))
         db.session.commit()
-    held = request.node.callspec.params.get("held", False)
+    callspec = getattr(request.node, "callspec", None)  # a test without parameters plays unheld
+    held = callspec.params.get("held", False) if callspec else False
     if held:  # the pages' questions held until the game changes (Redis, as a district deploys it)
         import redis
 
@@ -146,4 +147,41 @@ def test_two_children_play_a_capture_game_in_two_browsers_and_the_teacher_watche
         assert any("wait=" in u for u in asked) == held, asked[:5]
     finally:
         for ctx in (ming_ctx, lily_ctx, teacher_ctx):
+            ctx.close()
+
+
+def test_on_a_phone_a_pass_is_told_and_the_count_comes_into_view(browser, server, demo):
+    """A whole game on phones: 明明 invites Lily to 9x9, the first player passes, the other's screen says so and
+    what a second pass does; the second pass opens the count, which is brought into view below the board."""
+    app = demo
+    ming_ctx, ming = kid_page(browser, server, app, "明明", ("cat", "fish", "moon"), "phone", "en")
+    lily_ctx, lily = kid_page(browser, server, app, "Lily", ("star", "apple", "sun"), "phone", "en")
+    try:
+        ming.check("#room-choice input[name=game][value=full-9]", force=True)
+        ming.wait_for_selector("#classmates li.classmate:has-text('Lily') button.invite")
+        press(ming, "phone", "#classmates li.classmate:has-text('Lily') button.invite")
+        lily.wait_for_selector("#invitation-list li.invitation button.accept")
+        press(lily, "phone", "#invitation-list li.invitation button.accept")
+        lily.wait_for_url("**/live/*")
+        ming.wait_for_url("**/live/*", timeout=10000)
+        with app.app_context():
+            game = db.session.scalar(sa.select(LiveGame))
+            assert game.kind == "full"
+            black_is_ming = game.black_id == db.session.scalar(sa.select(User.id).where(User.name == "明明"))
+        black, white = (ming, lily) if black_is_ming else (lily, ming)
+        black_name = "明明" if black_is_ming else "Lily"
+        black.wait_for_selector("#live-game[data-ply='0'] svg.board.playable")
+        press(black, "phone", "#pass")
+        white.wait_for_selector("#live-game[data-ply='1']", timeout=5000)
+        assert white.locator("#turn-text").inner_text() == \
+            f"{black_name} passed. Your turn! If you pass too, the game ends."
+        shot(white, "passed-phone-en")
+        press(white, "phone", "#pass")
+        for page in (black, white):
+            page.wait_for_selector("#count-panel:not([hidden])", timeout=5000)
+            page.wait_for_function("""() => { const r = document.querySelector('#count-panel').getBoundingClientRect();
+                return r.top >= 0 && r.top < window.innerHeight; }""", timeout=5000)
+        shot(white, "count-phone-en")
+    finally:
+        for ctx in (ming_ctx, lily_ctx):
             ctx.close()

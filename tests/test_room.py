@@ -317,6 +317,41 @@ def test_resigning_while_the_other_moves_leaves_an_exact_record(room):
             assert all(p is not None and p.moves == r.moves and p.result == "B+R" for p in records)
 
 
+def test_the_child_whose_tap_did_not_end_the_game_sees_its_stickers_too(room):
+    """White resigns: Black won the capture game without a tap of their own, and their page, which only sees the
+    game end when it asks, shows the sticker as the resigning child's answer would have."""
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily)
+    black, white = players(app, game_id, ming, lily)
+    assert move(black, game_id, "D4", 0).status_code == 200
+    resigned = white.post(f"/live/{game_id}/resign", json={}).get_json()
+    assert resigned["state"] == "finished" and resigned["milestones"] == []  # the loser won nothing
+    seen = black.get(f"/live/{game_id}/state").get_json()
+    assert seen["banner"]["mood"] == "win"
+    assert [m["id"] for m in seen["milestones"]] == ["milestone-capture-game"]
+    assert white.get(f"/live/{game_id}/state").get_json()["milestones"] == []
+
+
+def test_a_pass_is_told_to_both_children_with_what_a_second_pass_does(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily, "full-9")
+    black, white = players(app, game_id, ming, lily)
+    names = {c: row_name(app, game_id, c) for c in ("black", "white")}
+    assert move(black, game_id, "pass", 0).status_code == 200
+    to_white = white.get(f"/live/{game_id}/state").get_json()["turn"]
+    assert to_white == f"{names['black']}停了一手。轮到你了！ 如果你也停一手，这盘棋就结束了。"
+    to_black = black.get(f"/live/{game_id}/state").get_json()["turn"]
+    assert to_black == f"你停了一手。如果{names['white']}也停一手，这盘棋就结束了。"
+    assert move(white, game_id, "E5", 1).status_code == 200  # a stone: the pass is history
+    assert black.get(f"/live/{game_id}/state").get_json()["turn"] == "轮到你了！"
+
+
+def row_name(app, game_id, color: str) -> str:
+    r = row(app, game_id)
+    with app.app_context():
+        return db.session.get(User, r.black_id if color == "black" else r.white_id).name
+
+
 def test_a_draw_offer_accepted_ends_the_game_and_a_move_takes_a_standing_offer_back(room):
     app, gid, ming, lily = room
     game_id = start_game(app, gid, ming, lily)

@@ -29,7 +29,7 @@ from flask_babel import force_locale
 from flask_login import current_user, login_required
 
 from teach.go import IllegalMove, counting
-from teach.models import LiveGame, LiveSeat, Membership, PlayedGame, User, utcnow
+from teach.models import LiveGame, LiveSeat, Membership, PlayedGame, StickerAward, User, utcnow
 from teach.web import games, messages, milestones, notify, reviews
 from teach.web.board import render_board
 from teach.web.extensions import db
@@ -137,8 +137,18 @@ def _players(row: LiveGame) -> dict:
 
 
 def _turn(row: LiveGame, to_move: str, you: str | None, players: dict) -> str:
+    """Whose turn it is, in words; after a pass, that it was one and what a second pass does (the board shows
+    nothing of a pass: no stone, no last-move mark)."""
     if row.state != "playing":
         return ""
+    if row.moves and row.moves[-1] == "pass":
+        passer = _other(to_move)
+        ends = _("If you pass too, the game ends.") if row.kind == "full" else \
+            _("If you pass too, the game ends: more captures wins.")
+        if you == to_move:
+            return _("%(name)s passed. Your turn!", name=players[passer]["name"]) + " " + ends
+        if you == passer:
+            return _("You passed. If %(name)s passes too, the game ends.", name=players[to_move]["name"])
     if you == to_move:
         return _("Your turn!")
     if you is not None:
@@ -224,7 +234,27 @@ def state_of(row: LiveGame, game, you: str | None) -> dict:
         record = row.black_record_id if you == "black" else row.white_record_id if you == "white" else None
         if record:
             body["review"] = url_for("games.review", game_id=record)
+        if you is not None:
+            body["milestones"] = _stickers_won(row, you)
     return body
+
+
+STICKER_WINDOW = timedelta(seconds=30)  # a game's stickers are awarded in the commit that finishes it
+
+
+def _stickers_won(row: LiveGame, color: str) -> list[dict]:
+    """The stickers this game gave the child playing ``color``, for the end banner of both children: the one
+    whose tap ended the game hears of them in that answer, the other when their page sees the game end."""
+    earned = milestones.game_milestones(kind=row.kind, kid_won=row.winner == color, level_slug=None,
+                                        counted=row.end_reason in ("count", "settled"))
+    if not earned or row.finished_at is None:
+        return []
+    kid_id = row.black_id if color == "black" else row.white_id
+    got = db.session.scalars(sa.select(StickerAward.sticker_id).where(
+        StickerAward.kid_id == kid_id, StickerAward.sticker_id.in_(sorted(earned)),
+        StickerAward.awarded_at >= row.finished_at - STICKER_WINDOW))
+    found = [milestones.BY_ID[i] for i in sorted(got) if i in milestones.BY_ID]
+    return [{"id": m.id, "picture": m.picture, "glyph": glyph(m.picture), "name": m.get(g.lang)} for m in found]
 
 
 def delta_of(row: LiveGame, game, you: str | None, since_ply: int) -> dict:
