@@ -91,7 +91,7 @@ EXPECT = {
     ("teacher.sgf_problem", "GET"): ({}, None, teacher_only(200, 200)),
     ("teacher.sgf_problem", "POST"): ({}, {}, teacher_only(422, 422)),
     ("teacher.own_lesson", "GET"): ({"lesson_pk": "{own_lesson}"}, None, teacher_only(200)),
-    ("teacher.delete_own_lesson", "POST"): ({"lesson_pk": "{own_lesson}"}, None, teacher_only(302)),
+    ("teacher.delete_own_lesson", "POST"): ({"lesson_pk": "{own_lesson}"}, {"confirm": "1"}, teacher_only(302)),
     ("teacher.class_page", "GET"): ({"class_id": "{class}"}, None, teacher_only(200)),
     ("teacher.rename_class", "POST"): ({"class_id": "{class}"}, {"name": "Renamed"}, teacher_only(302)),
     ("teacher.archive_class", "POST"): ({"class_id": "{class}"}, {"archived": "1", "confirm": "1"},

@@ -540,6 +540,15 @@ def test_kids_of_the_class_play_their_teachers_own_lesson(demo, outsider, client
     zed.post(f"/kids/OTHER2/{outsider}", data={"pictures": "cat,cat,cat"})
     assert "my-own" not in zed.get("/learn/").get_data(as_text=True)
     assert zed.get("/learn/my-own").status_code == 404
+    # deleting a published lesson asks first, saying who loses it: nothing is gone until the teacher says yes
+    with demo.app_context():
+        pk = db.session.scalar(sa.select(TeacherLesson.id).where(TeacherLesson.lesson_id == "my-own"))
+    ask = client.post(f"/teach/lessons/{pk}/delete", headers=EN)
+    assert ask.status_code == 200 and "“Our lesson” is published to 1 class" in ask.get_data(as_text=True)
+    assert 'name="confirm" value="1"' in ask.get_data(as_text=True)
+    assert kid.get("/learn/my-own").status_code == 302  # still there
+    assert client.post(f"/teach/lessons/{pk}/delete", data={"confirm": "1"}).status_code == 302
+    assert kid.get("/learn/my-own").status_code == 404
 
 
 def test_an_uploaded_lesson_is_proven_whole_and_its_kids_moves_are_lookups_a_fresh_reading_agrees_with(demo, client):
@@ -554,7 +563,7 @@ def test_an_uploaded_lesson_is_proven_whole_and_its_kids_moves_are_lookups_a_fre
     r = client.post("/teach/lessons", data={"lesson": (io.BytesIO(mouse.encode()), "mine.yaml")},
                     content_type="multipart/form-data", headers=EN)
     status, page = proof_answer(demo, client, r, EN)
-    assert status == "done" and re.search(r"1 puzzles proven in [\d.]+ s", page)  # the page says how long
+    assert status == "done" and re.search(r"1 puzzle proven in [\d.]+ s", page)  # the page says how long
     assert 'data-unproven="0"' in page and "Every move a kid can play, at every step, is proven" in page
     with demo.app_context():
         row = db.session.scalar(sa.select(TeacherLesson))
@@ -659,6 +668,9 @@ def test_an_sgf_problem_is_proven_saved_and_played_by_the_class(demo, client):
     lily.post(f"/kids/CAT234/{kid_id(demo, 'Lily')}", data={"pictures": "star,apple,sun"})
     publish(demo, client)
     assert f'href="/learn/{lesson_id}"' in lily.get("/learn/").get_data(as_text=True)
+    step = lily.get(f"/learn/{lesson_id}/0", headers=EN).get_data(as_text=True)
+    # the puzzle's words, not said again above them as the lesson's intro
+    assert 'id="instruction">Catch the white mouse!</p>' in step and 'class="intro speak"' not in step
     assert lily.post(f"/learn/{lesson_id}/0/move", json={"move": "D4", "ply": 0}).get_json()["result"] == "wrong"
     assert lily.post(f"/learn/{lesson_id}/0/move", json={"move": "E4", "ply": 0}).get_json()["result"] == "correct"
     zh = client.get(f"/teach/lessons/{stored.id}", headers={"Accept-Language": "zh"}).get_data(as_text=True)

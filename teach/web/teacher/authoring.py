@@ -12,6 +12,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from flask import abort, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user
 
 from teach.go.judge import GOALS
@@ -23,6 +24,7 @@ from teach.web.board import render_board
 from teach.web.extensions import db
 
 from . import bp
+from .scope import ask_first, confirmed
 from .checker_words import lesson_message
 from .forms import GOAL_LABELS, UPLOAD_MAX, LessonUploadForm, SgfProblemForm, sgf_problem_message
 
@@ -134,7 +136,19 @@ def own_lesson(lesson_pk: int):
 @bp.post("/lessons/<int:lesson_pk>/delete")
 @teacher_required
 def delete_own_lesson(lesson_pk: int):
-    db.session.delete(_own_lesson_or_404(lesson_pk, owner_only=True))
+    """Asks first: a published lesson is on kids' maps, and a deleted one cannot be brought back."""
+    stored = _own_lesson_or_404(lesson_pk, owner_only=True)
+    if not confirmed():
+        lesson = classroom.typed_lesson(stored)
+        title = lesson.title.get(g.lang) if lesson is not None else stored.filename
+        classes = db.session.scalar(sa.select(sa.func.count()).select_from(TeacherLessonClass)
+                                    .where(TeacherLessonClass.lesson_pk == stored.id)) or 0
+        text = (ngettext("“%(title)s” is published to %(num)d class: its kids will no longer find it on their map.",
+                         "“%(title)s” is published to %(num)d classes: their kids will no longer find it on their map.",
+                         classes, title=title) if classes else _("“%(title)s” is a draft: no kid sees it yet.", title=title))
+        return ask_first(_("Delete this lesson?"), text + " " + _("This cannot be undone."), _("Delete"),
+                               url_for("teacher.own_lesson", lesson_pk=stored.id))
+    db.session.delete(stored)
     db.session.commit()
     return redirect(url_for("teacher.own_lessons"))
 
