@@ -40,7 +40,9 @@
   step.addEventListener("teach:verdict", function (e) {
     var data = e.detail;
     if (data.result === "correct") { showMe.hidden = true; return; }  // solved: the way on is "next"
-    if (data.result !== "wrong") return;  // "thinking" and "slow" are no miss (board.js takes the stone back)
+    // "thinking" is no miss (board.js takes the stone back); "slow" (it works, but there is a better move) is one
+    // for the help: a child who keeps playing those has not found the way
+    if (data.result !== "wrong" && data.result !== "slow") return;
     missWords = data.message || "";
     boardHint();  // the server counts the misses (on any device, after a reload too) and says what help is due
   });

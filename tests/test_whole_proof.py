@@ -270,9 +270,9 @@ def serve_to_the_demo_kid(app, client, tmp_path, name: str, rows: list[str], tar
     return kid_login(client, app)
 
 
-def test_a_slow_move_is_taken_back_on_the_page_and_counts_no_miss(app, client, tmp_path):
+def test_a_slow_move_is_taken_back_on_the_page_stores_nothing_and_counts_towards_help(app, client, tmp_path):
     """A kid plays elsewhere while the stone is caught with a move to spare: told it works but there is a better
-    move, nothing stored, no miss; the right move then goes on as before."""
+    move, nothing stored, no mistake; two of them bring the board's hint; the right move then goes on as before."""
     import sqlalchemy as sa
 
     from teach.models import Attempt, LessonProgress
@@ -284,6 +284,7 @@ def test_a_slow_move_is_taken_back_on_the_page_and_counts_no_miss(app, client, t
                        headers={"Accept-Language": "en"}).get_json()
     assert slow["result"] == "slow" and "better move" in slow["message"]
     assert slow["attempt"] is None and slow["ply"] == 0
+    assert "stones" not in client.post("/learn/proof-a/0/board-hint", json={}).get_json()
     zh = client.post("/learn/proof-a/0/move", json={"move": "H8", "attempt": None, "ply": 0},
                      headers={"Accept-Language": "zh"}).get_json()
     assert zh["result"] == "slow" and "更好的一步" in zh["message"]
@@ -291,6 +292,10 @@ def test_a_slow_move_is_taken_back_on_the_page_and_counts_no_miss(app, client, t
         assert db.session.scalars(sa.select(Attempt).where(Attempt.kid_id == kid_id)).all() == []
         progress = db.session.scalar(sa.select(LessonProgress).where(LessonProgress.kid_id == kid_id))
         assert progress is None or (progress.mistakes or 0) == 0
+    # no miss for the stars, but a child who keeps playing such moves has not found the way: after two, the board
+    # hints as after two misses (the first one alone did not)
+    hint = client.post("/learn/proof-a/0/board-hint", json={}).get_json()
+    assert hint["misses"] == 2 and hint["stones"]
     on = client.post("/learn/proof-a/0/move", json={"move": "A2", "attempt": None, "ply": 0}).get_json()
     assert on["result"] == "continue" and on["ply"] == 2
 

@@ -78,6 +78,8 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
     if verdict.result == "illegal":
         return jsonify(result="illegal", reason=verdict.reason, message=messages.illegal(verdict.reason))
     if verdict.reason == "unknown" or verdict.result == "slow":
+        if verdict.result == "slow":
+            note_slow(key, step)
         return _not_a_move(boards, played, point, attempt, "slow" if verdict.result == "slow" else "thinking")
     if attempt is None:
         attempt = Attempt(kid_id=current_user.id, lesson_id=key, step=step, moves=[], first_move=point)
@@ -117,6 +119,20 @@ NOT_A_MOVE = {
     "thinking": lambda: _("Let me think about that… tap again."),
     "slow": lambda: _("That works too, but there is a better move. Find it!"),
 }
+
+
+def note_slow(key: str, step: int) -> None:
+    """A move that keeps the win without bringing it nearer is no miss, but a child who keeps playing such moves
+    has not found the way: they count towards the help (``puzzle_help.misses``). Kept in the session for the
+    puzzle at hand only (a number, not a record: nothing is stored of a move that is no move of the line)."""
+    seen = session.get("slow")
+    n = seen[2] if isinstance(seen, list) and len(seen) == 3 and seen[:2] == [key, step] else 0
+    session["slow"] = [key, step, min(n + 1, 99)]
+
+
+def slow_moves(key: str, step: int) -> int:
+    seen = session.get("slow")
+    return seen[2] if isinstance(seen, list) and len(seen) == 3 and seen[:2] == [key, step] else 0
 
 
 def _not_a_move(boards: LineBoards, played: list[str], point: str, attempt: Attempt | None, result: str):

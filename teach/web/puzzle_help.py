@@ -7,7 +7,8 @@ right for any puzzle, a teacher's or a generated one, and never a list typed in 
 to the start and the child plays it themselves: the puzzle is solved by the child's moves, not by the button.
 
 A miss is a finished attempt that failed (``Attempt.result == "failed"``), counted on the server, so "show me"
-is there only for a child who really tried.
+is there only for a child who really tried; a move that works but brings the goal no nearer ("slow") counts too,
+for as long as the session lasts: a child who keeps playing those has not found the way either.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from teach.go.reading import LOSE, BudgetExceeded
 from teach.models import Attempt
 from teach.web.board import replay
 from teach.web.extensions import db
+from teach.web.moves import slow_moves
 
 MISSES_FOR_BOARD_HINT = 2
 MISSES_FOR_SHOW_ME = 3
@@ -47,10 +49,11 @@ def _note_watched(key: str, step: int) -> None:
 
 
 def misses(key: str, step: int) -> int:
-    """How many times this kid has missed this puzzle (failed attempts, on any device)."""
-    return db.session.scalar(sa.select(sa.func.count(Attempt.id)).where(
+    """How many times this kid has missed this puzzle (failed attempts, on any device), and played a move that
+    works but does not bring the goal nearer (``moves.note_slow``: in this session)."""
+    return (db.session.scalar(sa.select(sa.func.count(Attempt.id)).where(
         Attempt.kid_id == current_user.id, Attempt.lesson_id == key, Attempt.step == step,
-        Attempt.result == "failed")) or 0
+        Attempt.result == "failed")) or 0) + slow_moves(key, step)
 
 
 def show_me_due(key: str, step: int) -> bool:
