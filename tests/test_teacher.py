@@ -448,6 +448,8 @@ def test_worksheet_prints_puzzles_with_an_answer_key(demo, client):
     assert "web-second:0" in client.get("/teach/worksheet").get_data(as_text=True)
     page = client.get("/teach/worksheet?p=web-first:1&p=web-second:0", headers=EN).get_data(as_text=True)
     assert page.count('class="sheet-puzzle"') == 2 and "Answer key" in page and "print.css" in page
+    # on paper there is no stone beside the words: each puzzle says who plays first
+    assert re.findall(r'class="sheet-first">([^<]*)<', page) == ["⚫ Black plays first"] * 2
     answers = re.findall(r'data-answers="([^"]*)"', page)
     assert answers[0] == "E4" and answers[1]  # the second puzzle lists no answers: the reader found them
     assert client.get("/teach/worksheet?p=web-first:0").status_code == 404
