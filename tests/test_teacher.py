@@ -640,7 +640,7 @@ def _own_lesson_count(app) -> int:
     (MOUSE_SGF.replace(b"AB[ed][de][fe]AW[ee][eg]", b""), {}, "no stones"),
     (MOUSE_SGF.replace(b"PL[B]", b"PL[X]"), {}, "PL must be B or W"),
     (MOUSE_SGF, {"text_zh": "", "text_en": " "}, "in Chinese or in English"),
-    (MOUSE_SGF, {"target": "Z99"}, "points such as E5"),
+    (MOUSE_SGF, {"target": "Z99"}, "“Z99” is not a point"),  # the word at fault, named
     (MOUSE_SGF, {"goal": "win"}, "the goal"),
     (MOUSE_SGF, {"target": "A1"}, "A1"),  # no stone there: the checker says so
     (MOUSE_SGF.replace(b"PL[B]", b"PL[W]"), {}, ""),  # white to move saves the mouse: no capture to prove

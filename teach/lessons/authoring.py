@@ -98,6 +98,11 @@ def parse_points(raw: str) -> list[str] | None:
     return points if points and all(_POINT.match(p) for p in points) else None
 
 
+def not_points(raw: str) -> list[str]:
+    """The words of a target field that are not points (``Z99``, ``E55``, ``5E``), as written, for the error."""
+    return [w for w in re.split(r"[\s,]+", raw.strip()) if w and not _POINT.match(w.upper())]
+
+
 def new_lesson_id(owner_id: int) -> str:
     """A lesson id for a teacher's SGF puzzle: never one of the catalogue's, hard to guess, the owner's own."""
     return f"sgf-{owner_id}-{secrets.token_hex(3)}"

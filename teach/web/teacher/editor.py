@@ -115,7 +115,10 @@ class EditorInput:
         if self.goal not in GOALS:
             found.append(_("Choose what the kids must do (the goal)."))
         if not self.targets:
-            found.append(_("Tap the target stones (in “target” mode), or write them as points such as E5."))
+            wrong = authoring.not_points(self.raw_target)
+            found.append(_("“%(word)s” is not a point: tap the target stones (in “target” mode), or write them as "
+                           "points such as E5.", word=wrong[0][:20]) if wrong else
+                         _("Tap the target stones (in “target” mode), or write them as points such as E5."))
         elif self.setup is not None:
             found += self._target_problems()
         if not any(self.text.values()):

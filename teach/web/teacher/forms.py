@@ -103,6 +103,10 @@ class SgfProblemForm(FlaskForm):
 
     def validate_target(self, field: StringField) -> None:
         if authoring.parse_points(field.data or "") is None:
+            wrong = authoring.not_points(field.data or "")
+            if wrong:
+                raise ValidationError(_("“%(word)s” is not a point: write the target stones as points such as E5 "
+                                        "(several: E5 E6).", word=wrong[0][:20]))
             raise ValidationError(_("Write the target stones as points such as E5 (several: E5 E6)."))
 
     def validate_topic(self, field: StringField) -> None:
