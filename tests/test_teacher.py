@@ -794,3 +794,15 @@ def test_topics_under_way_count_finished_topics_and_list_only_those_begun():
     got = _topics_under_way(topics, mine, finished={"a1", "a2"})
     # a is finished, b is begun (a lesson opened, none finished), c is untouched
     assert got == {"topics_doing": [("b", 0, 2)], "topics_done": 1, "topics_total": 3}
+
+
+def test_a_lesson_file_over_the_request_limit_is_answered_with_the_file_limit_not_a_generic_page(demo, client):
+    """Two megabytes are refused before the form reads them (the request limit is 1 MB): the teacher hears what
+    a file may weigh, as a 300 KB file is told, not "too much to send at once"."""
+    teacher_login(client)
+    body = (b'--x\r\nContent-Disposition: form-data; name="lesson"; filename="big.yaml"\r\n\r\n'
+            + b"# " + b"x" * (2 * 1024 * 1024) + b"\r\n--x--\r\n")  # as bytes: no spooled file left open
+    r = client.post("/teach/lessons", data=body, content_type="multipart/form-data; boundary=x", headers=EN)
+    assert r.status_code == 413
+    page = r.get_data(as_text=True)
+    assert "That file is too big (at most 64 KB)." in page and "choose a smaller file" in page
