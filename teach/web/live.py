@@ -35,7 +35,8 @@ from teach.web.board import render_board
 from teach.web.extensions import db
 from teach.web.moves import json_body, refused
 from teach.web.pictures import glyph
-from teach.web.play import KOMI, _count_sentence, capture_reason, _count_view, _move_name, _tapped, _valid_ply, score_words
+from teach.web.play import (KOMI, _count_sentence, _count_view, _move_name, _tapped, _valid_ply, capture_reason,
+                             score_words)
 from teach.web.played import BrokenRecord, game_of
 from teach.web.security import ID_MAX, plain_int
 

@@ -125,12 +125,11 @@ def note_slow(key: str, step: int) -> None:
     """A move that keeps the win without bringing it nearer is no miss, but a child who keeps playing such moves
     has not found the way: they count towards the help (``puzzle_help.misses``). Kept in the session for the
     puzzle at hand only (a number, not a record: nothing is stored of a move that is no move of the line)."""
-    seen = session.get("slow")
-    n = seen[2] if isinstance(seen, list) and len(seen) == 3 and seen[:2] == [key, step] else 0
-    session["slow"] = [key, step, min(n + 1, 99)]
+    session["slow"] = [key, step, min(slow_moves(key, step) + 1, 99)]
 
 
 def slow_moves(key: str, step: int) -> int:
+    """How many such moves this session has played at this puzzle (0 for any other puzzle)."""
     seen = session.get("slow")
     return seen[2] if isinstance(seen, list) and len(seen) == 3 and seen[:2] == [key, step] else 0
 

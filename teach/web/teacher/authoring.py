@@ -143,11 +143,14 @@ def delete_own_lesson(lesson_pk: int):
         title = lesson.title.get(g.lang) if lesson is not None else stored.filename
         classes = db.session.scalar(sa.select(sa.func.count()).select_from(TeacherLessonClass)
                                     .where(TeacherLessonClass.lesson_pk == stored.id)) or 0
-        text = (ngettext("“%(title)s” is published to %(num)d class: its kids will no longer find it on their map.",
-                         "“%(title)s” is published to %(num)d classes: their kids will no longer find it on their map.",
-                         classes, title=title) if classes else _("“%(title)s” is a draft: no kid sees it yet.", title=title))
+        if classes:
+            text = ngettext("“%(title)s” is published to %(num)d class: its kids will no longer find it on their "
+                            "map.", "“%(title)s” is published to %(num)d classes: their kids will no longer find it "
+                            "on their map.", classes, title=title)
+        else:
+            text = _("“%(title)s” is a draft: no kid sees it yet.", title=title)
         return ask_first(_("Delete this lesson?"), text + " " + _("This cannot be undone."), _("Delete"),
-                               url_for("teacher.own_lesson", lesson_pk=stored.id))
+                         url_for("teacher.own_lesson", lesson_pk=stored.id))
     db.session.delete(stored)
     db.session.commit()
     return redirect(url_for("teacher.own_lessons"))
