@@ -156,6 +156,13 @@
       if (shown && e.hidden) { e.hidden = false; e.scrollIntoView({behavior: "smooth", block: "nearest"}); }
       else if (!shown) e.hidden = true;
     }
+    // the wait for a child who left counts down every second between the server's answers (which come every
+    // few seconds): a number that sits still, then jumps by fifteen, tells a child nothing
+    var awayWords = "", awayUntil = 0, awayTimer = null;
+    function tickAway() {
+      var left = Math.max(0, Math.ceil((awayUntil - Date.now()) / 1000));
+      document.getElementById("away").textContent = awayWords.split("{seconds}").join(left);
+    }
     var offered = false;  // this child's draw offer is waiting for an answer
     var agreedShown = false;  // this child's agreement to the count is on record
 
@@ -194,10 +201,13 @@
       notice.textContent = d.notice || ""; notice.hidden = !d.notice;
       var away = document.getElementById("away");
       if (d.away) {
-        away.textContent = word(d.away.outcome === "abandon" ? "awayAbandon" : "awayAdjourn")
-          .split("{name}").join(d.players[d.away.color].name).split("{seconds}").join(d.away.seconds_left);
+        awayWords = word(d.away.outcome === "abandon" ? "awayAbandon" : "awayAdjourn")
+          .split("{name}").join(d.players[d.away.color].name);
+        awayUntil = Date.now() + d.away.seconds_left * 1000;
+        tickAway();
+        if (!awayTimer) awayTimer = setInterval(tickAway, 1000);
         away.hidden = false;
-      } else away.hidden = true;
+      } else { away.hidden = true; clearInterval(awayTimer); awayTimer = null; }
       hide("play-actions", state !== "playing");
       hide("reactions", state === "finished");
       hide("resume-box", state !== "adjourned" || !(you || teacher));

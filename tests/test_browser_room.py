@@ -185,3 +185,40 @@ def test_on_a_phone_a_pass_is_told_and_the_count_comes_into_view(browser, server
     finally:
         for ctx in (ming_ctx, lily_ctx):
             ctx.close()
+
+
+def test_the_wait_for_a_child_who_left_counts_down_every_second(browser, server, demo):
+    """Lily closes her tablet: after a while 明明's page says how long the game still waits, and the number goes
+    down second by second between the server's answers, not in jumps of a poll."""
+    from datetime import timedelta
+
+    from teach.models import utcnow
+
+    app = demo
+    ming_ctx, ming = kid_page(browser, server, app, "明明", ("cat", "fish", "moon"), "tablet", "en")
+    lily_ctx, lily = kid_page(browser, server, app, "Lily", ("star", "apple", "sun"), "tablet", "en")
+    try:
+        ming.wait_for_selector("#classmates li.classmate:has-text('Lily') button.invite")
+        ming.click("#classmates li.classmate:has-text('Lily') button.invite")
+        lily.wait_for_selector("#invitation-list li.invitation button.accept")
+        lily.click("#invitation-list li.invitation button.accept")
+        lily.wait_for_url("**/live/*")
+        ming.wait_for_url("**/live/*", timeout=10000)
+        lily_ctx.close()
+        with app.app_context():  # Lily was last seen a minute ago: the game waits another minute for her
+            game = db.session.scalar(sa.select(LiveGame))
+            lily_id = db.session.scalar(sa.select(User.id).where(User.name == "Lily"))
+            seen = "black_seen_at" if game.black_id == lily_id else "white_seen_at"
+            db.session.execute(sa.update(LiveGame).values({seen: utcnow() - timedelta(seconds=60)}))
+            db.session.commit()
+        ming.wait_for_selector("#away:not([hidden])", timeout=30000)  # told at the next "still here" answer
+
+        def left() -> int:
+            return int(ming.locator("#away").inner_text().split("waits ")[1].split(" ")[0])
+
+        first = left()
+        ming.wait_for_timeout(2500)
+        assert 0 < first - left() <= 4  # two or three seconds gone, shown as they went
+    finally:
+        for ctx in (ming_ctx, lily_ctx):
+            ctx.close()
