@@ -175,7 +175,8 @@ class ConnectionReader(Search[Limits]):
             if self._capturable(p, True):
                 r = self.reader
                 return WIN, r._aside(r._attack, p, 1)[1]
-        if self._miai(ca, cb):
+        ways = self._ways(ca, cb)  # read once here: the link test and the cutter's moves both walk them
+        if self._miai(ca, cb, ways):
             return LOSE, None
         if depth >= self.cl.plies:
             return WIN, None
@@ -183,7 +184,7 @@ class ConnectionReader(Search[Limits]):
         hit = self.tt.get(key)
         if hit is not None and hit[0] <= depth:
             return hit[1], hit[2]
-        moves = self._cut_moves(ca, cb)
+        moves = self._cut_moves(ca, cb, ways)
         best = self._best(moves, 3 - self.owner, depth, self._connect)
         if best[1] is None and not any(g.is_legal_point(m, 3 - self.owner) for m in moves):
             # the cutter has nothing to play between the chains: it passes and the connector moves again
@@ -192,14 +193,14 @@ class ConnectionReader(Search[Limits]):
         self.tt[key] = (depth, best[0], best[1])
         return best
 
-    def _miai(self, ca, cb) -> bool:
+    def _miai(self, ca, cb, ways: tuple[dict[int, int], dict[int, int], int]) -> bool:
         """Are the two chains joined through links the cutter cannot break (见合)? A link is two chains of the
         connector's with two liberties in common: the cutter fills one, the connector the other. The chains on the
         shortest ways between the two (``_path_points``) are joined link by link (each link with its own two
         points, no point serving two links), and none of them may be short of liberties (a cut would come with an
         atari, and the connector could not answer both)."""
         board, chain_of = self.g.board, self.g.chain_of
-        da, db, best = self._ways(ca, cb)
+        da, db, best = ways
         members = {ca.stones[0]: ca, cb.stones[0]: cb}
         for p, d in da.items():
             if board[p] == ca.color and p in db and d + db[p] <= best:
@@ -313,12 +314,12 @@ class ConnectionReader(Search[Limits]):
                 best = d + db[p] - 1
         return da, db, best
 
-    def _path_points(self, ca, cb) -> list[int]:
+    def _path_points(self, ways: tuple[dict[int, int], dict[int, int], int]) -> list[int]:
         """The empty points on the shortest ways between the two chains: a way may go through other stones of
         the connector's (free) but never through the cutter's. Joining the chains means filling such a way;
         cutting them, blocking every one. Empty when the chains are further apart than the reading could ever
         join."""
-        da, db, best = self._ways(ca, cb)
+        da, db, best = ways
         board = self.g.board
         return sorted(p for p, d in da.items() if board[p] == EMPTY and p in db and d + db[p] - 1 == best)
 
@@ -337,14 +338,14 @@ class ConnectionReader(Search[Limits]):
         for c in self._cutting_chains():
             if len(c.libs) <= 2:
                 moves.update(dict.fromkeys(sorted(c.libs)))
-        moves.update(dict.fromkeys(self._path_points(ca, cb)))
+        moves.update(dict.fromkeys(self._path_points(self._ways(ca, cb))))
         for ch in (ca, cb):  # ataris on the cutter's short chains around either: taking them opens new ways
             for c in self._around(ch):
                 if len(c.libs) == 2:
                     moves.update(dict.fromkeys(sorted(c.libs)))
         return list(moves)
 
-    def _cut_moves(self, ca, cb) -> list[int]:
+    def _cut_moves(self, ca, cb, ways: tuple[dict[int, int], dict[int, int], int]) -> list[int]:
         moves: dict[int, None] = {}
         common, second = self._links(ca, cb)
         for ch in (ca, cb):  # ataris on either chain first: they may cut with tempo
@@ -355,7 +356,7 @@ class ConnectionReader(Search[Limits]):
         for c in self._cutting_chains():  # save a cutting stone short of liberties
             if len(c.libs) <= 2:
                 moves.update(dict.fromkeys(self.reader._defend_moves(c, c.color, self.limits.branch_depth)))
-        moves.update(dict.fromkeys(self._path_points(ca, cb)))
+        moves.update(dict.fromkeys(self._path_points(ways)))
         return list(moves)
 
 

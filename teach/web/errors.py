@@ -66,11 +66,6 @@ def register(app: Flask) -> None:
     def http_error(e: HTTPException):
         if e.code == 429 and not _wants_json():
             return too_many_tries()
-        if e.code == 413 and request.path.startswith("/teach/"):  # a teacher's upload, refused before its form
-            from teach.web.teacher.forms import UPLOAD_MAX
-
-            return render_error(413, _("That file is too big (at most %(n)d KB).", n=UPLOAD_MAX // 1024) + " "
-                                + _("Please go back and choose a smaller file."))
         return render_error(e.code or 500)
 
     @app.errorhandler(Exception)

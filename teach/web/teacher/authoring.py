@@ -21,6 +21,7 @@ from teach.models import Group, Membership, ProofJob, TeacherLesson, TeacherLess
 from teach.web import classroom, content, proofs
 from teach.web.access import teacher_required
 from teach.web.board import render_board
+from teach.web.errors import render_error
 from teach.web.extensions import db
 
 from . import bp
@@ -97,6 +98,14 @@ def _queue_upload(upload) -> tuple[list[dict], ProofJob | None]:
     if job is None:
         return [{"file": filename, "line": 0, "busy": True, "message": _busy()}], None
     return [], job
+
+
+@bp.errorhandler(413)
+def upload_too_big(_e):
+    """A teacher's upload over the request limit is refused before its form reads it: the answer is the file
+    limit the form would have given, not "too much to send at once"."""
+    return render_error(413, _("That file is too big (at most %(n)d KB).", n=UPLOAD_MAX // 1024) + " "
+                        + _("Please go back and choose a smaller file."))
 
 
 def _busy() -> str:
