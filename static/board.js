@@ -67,12 +67,18 @@
   }
 
   // ---------------------------------------------------------------- puzzles
-  function playMove(point) {
-    if (busy || done) return;
+  var ASKS_MAX = 40;  // a move the computer is still reading is asked for again, this many times at most (a minute)
+  function playMove(point, asked) {
+    if ((busy && !asked) || done) return;
     busy = true;
-    sendKept(step.dataset.moveUrl, {move: point, attempt: attempt, ply: ply}, point).then(function (data) {
+    var body = {move: point, attempt: attempt, ply: ply};
+    // a first move carries an id of its own: sent again after its answer was lost, the server knows it
+    if (attempt === null) body.tap = Math.random().toString(36).slice(2, 12).padEnd(10, "0");
+    sendKept(step.dataset.moveUrl, body, point).then(function (data) {
       busy = false;
       moveArrived();
+      if (data.result === "thinking" && data.retry && (asked || 0) < ASKS_MAX) { stillThinking(data, point, asked); return; }
+      step.classList.remove("thinking");
       if (data.result === "signed-out") { signedOut(data); return; }
       if (data.reason === "not-reached" && data.next) { location.href = data.next; return; }  // another tab moved on
       if (data.result === "illegal" || data.result === "error") { say(data.message, false); beep(false); return; }
@@ -94,6 +100,20 @@
       };
       if (data.reply_rows) { busy = true; setTimeout(function () { busy = false; after(); }, 650); } else after();
     }, function () { busy = false; moveLost(point); });
+  }
+  // the computer reads the move on a larger budget meanwhile: the stone stays, the board thinks, the page asks again
+  function stillThinking(data, point, asked) {
+    busy = true;
+    if (!asked) {
+      setRows(data.rows, point);
+      clack();
+      say(data.message);
+      if (step.dataset.narrate === "1") speak(data.message);
+      // on a tablet the board can fill the screen: the words under it are brought into view
+      if (feedback.scrollIntoView) feedback.scrollIntoView({block: "nearest", behavior: "smooth"});
+    }
+    step.classList.add("thinking");
+    setTimeout(function () { playMove(point, (asked || 0) + 1); }, data.retry);
   }
   // "thinking" (the judge needs another go) and "slow" (it works, but there is a better move): no move of the line
   // and no miss. The stone is shown, the words said, then the stone goes back and the child taps again.
@@ -321,9 +341,14 @@
   // ---------------------------------------------------------------- school Wi-Fi: a move is retried, never lost
   var resend = document.getElementById("resend"), lost = null, retrying = false;
   // post, and on no answer (no network, or a proxy's page instead of ours) try again a few times, waiting longer
+  var stopWaiting = function () {};
+  function waiting(on) {
+    stopWaiting();
+    stopWaiting = on ? stones.waitFor(step, say) : function () {};
+  }
   function sendKept(url, body, point) {
     var tries = 0;
-    if (point) pendingMark(point, true);
+    if (point) { pendingMark(point, true); waiting(true); }
     return new Promise(function (resolve, reject) {
       (function go() {
         post(url, body).then(function (data) {
@@ -344,6 +369,7 @@
   }
   function moveArrived() {
     pendingMark(null, false);
+    waiting(false);
     if (retrying) say(step.dataset.saySaved, true);
     retrying = false; lost = null;
     if (resend) resend.hidden = true;
@@ -353,7 +379,10 @@
     say(step.dataset.sayOffline, false);
     if (resend) { resend.hidden = false; resend.focus({preventScroll: true}); }
   }
-  function moveLost(point) { pendingMark(point, true); keepLost(function () { playMove(point); }); }
+  function moveLost(point) {
+    waiting(false); step.classList.remove("thinking");
+    pendingMark(point, true); keepLost(function () { playMove(point); });
+  }
   function answerLost(body) { keepLost(function () { answer(body); }); }
   if (resend) resend.addEventListener("click", function () { if (lost) lost(); });
   window.addEventListener("online", function () { if (lost && !busy) lost(); });

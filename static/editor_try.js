@@ -16,6 +16,12 @@
     stones.post(box.dataset.url, {line: line, move: pt.dataset.point}).then(function (data) {
       busy = false;
       if (data.rows) stones.setRows(board, data.rows, pt.dataset.point);
+      if (data.back_rows) {  // "slow" or "thinking": no move of the line, shown and then taken back, as for a kid
+        say(data.message);
+        busy = true;
+        setTimeout(function () { busy = false; stones.setRows(board, data.back_rows, null, true); }, 1200);
+        return;
+      }
       // the computer's answer shows a moment later, unless "try again" came first
       if (data.reply_rows) reply = setTimeout(function () { reply = null; stones.setRows(board, data.reply_rows, data.reply); }, 500);
       if (data.line) line = data.line;

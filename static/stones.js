@@ -31,6 +31,14 @@
     });
   }
   // a JSON POST; an answer that is no JSON (a proxy's error page) reads as {result: "error", message: fallback}
+  // An answer that takes a while (a move read live): after a moment the step shows the board thinking and says so
+  // (the step's data-say-waiting), instead of the last move's words. Returns what stops the wait: call it when the
+  // answer arrives (the caller decides whether "thinking" stays, for an answer that is itself "still thinking").
+  var WAIT_MS = 700;
+  function waitFor(step, say) {
+    var timer = setTimeout(function () { step.classList.add("thinking"); say(step.dataset.sayWaiting); }, WAIT_MS);
+    return function () { clearTimeout(timer); };
+  }
   function post(url, body, fallback) {
     var csrf = document.querySelector("meta[name=csrf-token]").content;
     return fetch(url, {
@@ -136,5 +144,5 @@
     box.querySelectorAll(".catch").forEach(function (c, i) { c.classList.toggle("got", i < n); });
   }
   window.TeachStones = {rows: rows, setRows: setRows, post: post, points: points, fit: fit, zoom: zoom,
-                        catches: catches};
+                        catches: catches, waitFor: waitFor};
 })();

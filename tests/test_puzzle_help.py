@@ -193,3 +193,40 @@ def test_a_wrong_move_whose_answer_takes_the_kid_s_stones_says_they_were_caught(
     if kept is not None:  # the stone still on the board: the reason's own words
         again = client.post(f"/practice/escape/1/{seed}/0/move", json={"move": kept, "attempt": None, "ply": 0})
         assert again.get_json()["result"] == "wrong" and "被吃掉了" not in again.get_json()["message"]
+
+
+def test_a_move_too_deep_for_a_request_is_shown_thinking_and_its_verdict_arrives(demo):
+    """A wrong move beside a practice ladder needs more reading than a request's budget: the kid is never told the
+    computer gave up. The answer is "thinking" with a time to ask again, nothing is stored, and once the deeper
+    read in the background is done the same move gets the verdict a fresh judge on that budget gives."""
+    from teach.go.judge import Judge
+    from teach.go.reading import Limits
+    from teach.models import Attempt
+    from teach.web import deep_read
+    from teach.web.practice import practice_step
+
+    url = "/practice/ladder/1/1/0/move"
+    line = ["F6", "E5", "E4", "F5", "G5", "F4", "F3", "G4", "H4", "G3", "G2", "H3"]  # the ladder, run to the edge
+    puzzle = practice_step("ladder", 1, 1, 0)
+    assert puzzle.judge().judge(line, "E2").reason == "unknown"  # the request's budget cannot settle E2 here
+    client = demo.test_client()
+    kid_login(demo, client)
+    attempt, ply = None, 0
+    for move, reply in zip(line[::2], line[1::2]):
+        body = client.post(url, json={"move": move, "attempt": attempt, "ply": ply}).get_json()
+        assert (body["result"], body["reply"]) == ("continue", reply)
+        attempt, ply = body["attempt"], body["ply"]
+    waiting = client.post(url, json={"move": "E2", "attempt": attempt, "ply": ply}).get_json()
+    assert waiting["result"] == "thinking" and waiting["retry"] == deep_read.RETRY_MS
+    assert waiting["message"] == "嗯，让我想一想……" and "tap" not in waiting["message"]
+    # the reading runs beside the server, not in it: another page is served while it is still under way
+    assert client.get("/learn/").status_code == 200 and deep_read.under_way() == 1
+    with demo.app_context():
+        assert len(db.session.get(Attempt, attempt).moves) == len(line) // 2  # nothing stored for the move
+    assert deep_read.wait_idle(timeout=120)
+    arrived = client.post(url, json={"move": "E2", "attempt": attempt, "ply": ply}).get_json()
+    deeper = Judge(puzzle.start(), puzzle.goal_object(), Limits(nodes=deep_read.DEEP_NODES, seconds=120)).judge(
+        line, "E2")
+    assert deeper.reason != "unknown" and (arrived["result"], arrived["reply"]) == (deeper.result, deeper.reply)
+    with demo.app_context():
+        assert db.session.get(Attempt, attempt).moves[-1]["move"] == "E2"

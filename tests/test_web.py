@@ -392,6 +392,34 @@ def test_a_move_sent_twice_is_answered_with_the_board_on_record(demo, app, clien
         assert len(db.session.get(A, attempt_id).moves) == 1
 
 
+def test_a_first_move_sent_again_after_its_answer_was_lost_is_stored_and_counted_once(demo, app, client):
+    """School wifi drops the answer to a first wrong move; the page sends the same tap again (its tap id with it).
+    One attempt and one mistake are on record (two cost the kid a star), and the page starts the puzzle again
+    from the record: the attempt is over. A new tap is a new move."""
+    from teach.models import Attempt as A
+    from teach.models import LessonProgress
+
+    with app.app_context():
+        kid_login(client)
+    client.post("/learn/web-first/0/next")
+    tap = {"move": "A1", "attempt": None, "ply": 0, "tap": "k3x9q2m7ab"}
+    first = client.post("/learn/web-first/1/move", json=tap)
+    assert first.status_code == 200 and first.get_json()["result"] == "wrong"
+    again = client.post("/learn/web-first/1/move", json=tap)
+    assert again.status_code == 409 and again.get_json()["result"] == "stale"
+    assert again.get_json()["attempt"] is None and again.get_json()["ply"] == 0
+    with app.app_context():
+        kid = db.session.scalar(sa.select(User.id).where(User.name == "明明"))
+        stored = db.session.scalar(sa.select(sa.func.count()).select_from(A).where(A.kid_id == kid))
+        assert stored == 1 and db.session.scalar(sa.select(LessonProgress.mistakes).where(
+            LessonProgress.kid_id == kid, LessonProgress.lesson_id == "web-first")) == 1
+    assert again.get_json()["rows"][-1][0] == "."  # the start again: no stone of the kid's on A1
+    new = client.post("/learn/web-first/1/move", json={**tap, "tap": "p0w8e7r6t5"})
+    assert new.status_code == 200 and new.get_json()["result"] == "wrong"  # another tap: judged and counted
+    for bad in ("short", "UPPERCASE1", "x" * 33, 12345678, ["k3x9q2m7ab"]):
+        assert client.post("/learn/web-first/1/move", json={**tap, "tap": bad}).status_code == 400
+
+
 def test_a_whole_class_signs_in_from_one_school_address(demo, app, client):
     from teach.models import Group, Membership
     from teach.web.classroom import class_kids

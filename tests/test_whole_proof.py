@@ -410,6 +410,112 @@ def test_a_move_the_reader_calls_winning_that_leads_where_nothing_wins_is_wrong_
         prove(judge)
 
 
+# Retry puzzles from children's games (the review's "captures you missed") kept without a whole proof: the reader
+# called a move "continue", and after the computer's reply every move was wrong, the shown answer too.
+REVIEW_A = ["...O..OX.", ".........", "..XXOX...", "...X.....", "....O....", ".........", "......OX.", ".O...O.X.",
+            "...O...X."]
+REVIEW_B = ["..XX..O..", "X.XO.....", ".X...O.X.", "XO......O", "....O....", "........O", "....X....", ".....O...",
+            "...OX...."]
+REVIEW_KO = ["......O..", "......OXX", "O........", "...OO....", ".O..OO..X", "......XX.", "...X..X..", ".OX...XO.",
+             ".XO....X."]
+
+
+def live_judge(rows: list[str], target: str, capped: bool = False) -> ProvenJudge:
+    """A puzzle's judge as the web reads a position no proof holds; looking ahead as far as it takes (what the
+    background reading does), or within the request's CPU time (``capped``, what a request does)."""
+    from teach.go.judge import SERVER_LIMITS
+
+    judge = ProvenJudge(Judge(build_position(rows, "black"), Goal("capture", (target,)), SERVER_LIMITS), None)
+    if not capped:
+        judge.ahead_seconds = None
+    return judge
+
+
+@pytest.mark.parametrize("rows, target, line, move", [
+    (BREAKER, "E3", [], "F3"),
+    (REVIEW_A, "E7", ["E6", "E8"], "C9"),
+    (REVIEW_B, "D1", ["E2", "C1", "C2", "B1", "A1", "A2"], "D4"),
+])
+def test_a_move_read_live_that_leads_where_nothing_wins_is_wrong_refuted_by_its_reply(rows, target, line, move):
+    live = live_judge(rows, target)
+    hopeful = live.reader.judge(line, move)  # the reader on its own: the move goes on
+    assert hopeful.result == "continue"
+    # what is true after its reply: no move of the child's wins (each read on its own)
+    after = line + [move, hopeful.reply]
+    assert {live.reader.judge(after, m).result for m in live.reader._replay(after).legal_moves()} == {"wrong"}
+    verdict = live.judge(line, move)
+    assert (verdict.result, verdict.reply) == ("wrong", hopeful.reply) and verdict.reason in ("escapes", "self-atari")
+
+
+# a retry puzzle's long ko fight: the move the reader alone calls winning after E2 leads, one step further, where
+# nothing wins
+REVIEW_LONG = [".XXX.....", "X.XXO..X.", "O....XO.O", "..OO..XOX", "...OXOOO.", "OOX...O..", ".XXX...X.", ".XX....OO",
+               ".OXO.OO.."]
+LONG_LINE = ["B7", "A6", "B6", "A5", "A3", "B5", "C7", "C5", "E6", "D4", "E4", "D7", "A1", "E7", "H7", "F8", "F6", "G8",
+             "F4", "H9", "J8", "E3", "F3", "F2", "G3", "J5"]
+
+
+def test_a_move_whose_way_on_fails_a_step_further_is_wrong_and_so_many_steps_are_looked_at():
+    from teach.go.proof import AHEAD_STEPS, look_ahead
+
+    live = live_judge(REVIEW_LONG, "A7")
+    reader = live.reader
+    assert reader.judge(LONG_LINE, "E2").result == "continue" and reader.judge(LONG_LINE, "E2").reply == "G9"
+    after = LONG_LINE + ["E2", "G9"]
+    winning = {m: v for m in reader._replay(after).legal_moves()
+               if (v := reader.judge(after, m)).result in ("continue", "correct", "slow")}
+    assert set(winning) == {"E9"}  # the one way on, as the reader sees it here
+    further = after + ["E9", winning["E9"].reply]
+    assert {reader.judge(further, m).result for m in reader._replay(further).legal_moves()} == {"wrong"}
+    assert look_ahead(reader, LONG_LINE, "E2", steps=1).result == "continue"  # one step is not enough here
+    assert AHEAD_STEPS >= 2 and live.judge(LONG_LINE, "E2").result == "wrong"
+
+
+@pytest.mark.parametrize("rows, target, line, move", [
+    (REVIEW_A, "E7", ["E6", "E8"], "C9"),
+    (REVIEW_LONG, "A7", LONG_LINE, "E2"),
+])
+def test_a_request_looks_ahead_within_its_time_and_past_it_the_move_is_not_settled(rows, target, line, move):
+    """A request does not wait for a long look ahead: the move is then one it could not settle ("unknown": the
+    page shows the computer thinking and the move is read again in the background). Never the hopeful verdict."""
+    settled = live_judge(rows, target).judge(line, move)
+    assert settled.result == "wrong" and settled.reason != "unknown"
+    request = live_judge(rows, target, capped=True)
+    assert request.ahead_seconds is not None and request.ahead_seconds > 0
+    verdict = request.judge(line, move)
+    assert verdict.result == "wrong" and verdict.reason in (settled.reason, "unknown")
+    no_time = live_judge(rows, target, capped=True)
+    no_time.ahead_seconds = 0.0
+    assert (no_time.judge(line, move).result, no_time.judge(line, move).reason) == ("wrong", "unknown")
+    # a move the reader settles on its own (no way on to look at) is answered whatever the time left
+    wrong_at_once = next(m for m in no_time.reader._replay(line).legal_moves()
+                         if no_time.reader.judge(line, m).result == "wrong"
+                         and no_time.reader.judge(line, m).reason != "unknown")
+    assert no_time.judge(line, wrong_at_once) == no_time.reader.judge(line, wrong_at_once)
+
+
+def test_looking_ahead_leaves_the_winning_line_as_it_was():
+    live = live_judge(REVIEW_A, "E7")
+    line: list[str] = []
+    for move in ("E6", "F8", "C8", "B9"):  # the answer, and the computer's best replies, to the capture
+        verdict = live.judge(line, move)
+        assert verdict.result == "continue", (line, move)
+        line += [move, verdict.reply]
+    assert live.judge(line, "F9").result == "correct"
+
+
+def test_a_move_that_wins_only_through_a_ko_the_reply_then_takes_is_wrong_read_live():
+    """Black's A3 keeps the capture only by the ko at C2; White's reply C3 takes that ko, and taking it straight
+    back is against the rules (a puzzle has no ko threat to play first): A3 has let the stones go."""
+    live = live_judge(REVIEW_KO, "B2")
+    line = ["B3", "A1", "C4", "D2"]
+    hopeful = live.reader.judge(line, "A3")
+    assert hopeful.result == "continue" and hopeful.ko and hopeful.reply == "C3"
+    assert live.reader.judge(line + ["A3", "C3"], "C2").reason == "ko"  # the retake is forbidden now
+    verdict = live.judge(line, "A3")
+    assert verdict.result == "wrong" and verdict.reply == "C3"
+
+
 def test_settling_a_proof_turns_the_over_hopeful_move_into_the_wrong_one_its_reply_refutes_and_the_store_check_sees_it(
         tmp_path):
     from teach.go.proof import settle

@@ -22,12 +22,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .coords import col_row
 from .game import Game
 from .judge import GoalError, Judge, Verdict
+from .reading import KO_A, KO_B, LOSE, BudgetExceeded
 
 # the modules whose code decides a verdict (the judge and everything it imports): a change to any of them makes
 # every stored proof stale. This module is not among them: it decides which positions a proof holds, and a change
-# to what a proof is bumps the store's format.
+# to what a proof is bumps the store's format (``look_ahead`` here settles moves read live, which nothing stores).
 _ENGINE_MODULES = ("coords", "game", "search", "reading", "judge", "life", "lifedeath", "race", "connection")
 MAX_POSITIONS = 600  # child-to-move positions a lesson puzzle may have: more is a puzzle too branchy to teach
 
@@ -250,6 +252,86 @@ def _prove_lines(judge: Judge, proof: Proof, stack: list[list[str]], max_positio
         proof.positions[key] = [[*k, " ".join(moves)] for k, moves in groups.items()]
 
 
+AHEAD_MOVES = 4  # the solver's moves a live "continue" is checked with after the reply: the reader's best, the nearest
+AHEAD_STEPS = 3  # how many of the child's moves beyond the reply are looked at (each checked so, one step less)
+# CPU seconds a web request's looking ahead may take beyond the move's own reading. Looking ahead is reading
+# several more positions, and in a long ladder or ko fight one request took seven seconds of a worker; past this the
+# move is one the request could not settle ("unknown"): the page shows the computer thinking while the move is read
+# again in the background, looking ahead without this cap (``teach.web.deep_read``, ``teach.go.deep``).
+AHEAD_SECONDS = 1.0
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def look_ahead(judge: Judge, line: list[str], move: str, steps: int = AHEAD_STEPS,
+               seconds: float | None = None) -> Verdict:
+    """``_look_ahead`` (below); with ``seconds``, a verdict still being looked at after that much more of this
+    process's CPU time than the move's own reading took is ``unknown`` (the caller reads it again on its own time)."""
+    if seconds is None:
+        return _look_ahead(judge, line, move, steps, None)
+    verdict = judge.judge(line, move)  # the move's own reading (kept by the judge: read once)
+    try:
+        return _look_ahead(judge, line, move, steps, time.process_time() + seconds)
+    except _OutOfTime:
+        return Verdict("wrong", "unknown", None, verdict.ko)
+
+
+def _look_ahead(judge: Judge, line: list[str], move: str, steps: int, until: float | None) -> Verdict:
+    """The judge's verdict on ``move`` after ``line``, with what ``settle`` does for a whole proof done a few steps
+    ahead for a move read live. The reader judges each position on its own, and a defence it does not look at
+    deep in one reading is found in the next, two moves further on: so a ``continue`` could lead, after the
+    computer's reply, to a position where every move the child tries is ``wrong`` — the shown answer too. Here a
+    live ``continue`` stands only when, after its reply, one of the solver's moves (the reader's best, then the
+    nearest to the targets, ``AHEAD_MOVES`` in all) is judged to keep the win — itself looked at so, ``steps - 1``
+    steps ahead — or could not be settled (which condemns nothing). Otherwise the move is ``wrong``, refuted by
+    that reply, as a proof would settle it; and so is a move that wins only through a ko when the reply takes the
+    ko and the reader's way on is to take it straight back (a puzzle has no ko threats to play first). Beyond
+    ``steps`` the reader's word stands: a line that goes on longer is settled when the child gets there."""
+    verdict = judge.judge(line, move)
+    if steps <= 0 or verdict.result != "continue" or not verdict.reply:
+        return verdict
+    if until is not None and time.process_time() > until:
+        raise _OutOfTime
+    after = line + [move, verdict.reply]
+    try:
+        game = judge._replay(after)
+    except (GoalError, ValueError):
+        return verdict  # a reply the rules stop here (a ko taken straight back): the judge's word stands
+    if game.to_move != judge.solver:
+        return verdict
+    try:
+        result, best = judge.best(game)
+    except BudgetExceeded:
+        return verdict
+    if not (result in (KO_A, KO_B) and best is not None and best == game.ko and game.ko_color == game.to_move):
+        size = game.size
+        near = [col_row(p, size) for p in judge.targets]
+
+        def distance(name: str) -> int:
+            c, r = col_row(game.require_point(name), size)
+            return min(max(abs(c - tc), abs(r - tr)) for tc, tr in near)
+
+        first = [game.name(best)] if best is not None and result != LOSE else []
+        legal = [m for m in game.legal_moves() if m not in first]
+        candidates = (first + sorted(legal, key=distance))[:AHEAD_MOVES]
+        if not candidates:
+            return verdict
+        for candidate in candidates:
+            if until is not None and time.process_time() > until:
+                raise _OutOfTime
+            try:
+                v = _look_ahead(judge, after, candidate, steps - 1, until)
+            except GoalError:
+                continue
+            if v.result in WINNING or v.reason == "unknown":
+                return verdict
+    played = judge._replay(line + [move])
+    reply = None if verdict.reply == "pass" else played.require_point(verdict.reply)
+    return Verdict("wrong", judge._reason(played, played.require_point(move), reply), verdict.reply, verdict.ko)
+
+
 class ProvenJudge:
     """A puzzle's judge that answers from its proof: a lookup for every position a child can reach, the live
     reader (``judge``) for anything the proof does not hold. Everything else is the judge's."""
@@ -262,6 +344,8 @@ class ProvenJudge:
         self.looked_up = 0
         self.read = 0
         self._keys: dict[tuple[str, ...], str] = {}  # line -> its position's key (at most LINES of them)
+        self._ahead: dict[tuple, Verdict] = {}  # (line, move) -> a live verdict, looked ahead
+        self.ahead_seconds: float | None = AHEAD_SECONDS  # None: look ahead as far as it takes (no request waits)
 
     def __getattr__(self, name: str):
         return getattr(self.reader, name)
@@ -273,7 +357,13 @@ class ProvenJudge:
                 self.looked_up += 1
                 return found
         self.read += 1
-        return self.reader.judge(moves_so_far, move)
+        key = (tuple(moves_so_far), move)
+        hit = self._ahead.get(key)
+        if hit is None:
+            hit = look_ahead(self.reader, list(moves_so_far), move, seconds=self.ahead_seconds)
+            if len(self._ahead) < self.LINES:
+                self._ahead[key] = hit
+        return hit
 
     def _stored(self, moves_so_far: list[str], move: str) -> Verdict | None:
         """The proof's answer, the line's position worked out once per line (kids replay the same few lines)."""

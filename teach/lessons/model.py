@@ -84,14 +84,12 @@ class Puzzle(Step):
     def goal_object(self) -> Goal:
         return Goal(self.goal, self.targets)
 
-    def judge(self) -> Judge:
-        """One judge per puzzle, kept so its reading cache serves every move judged."""
+    def judge(self) -> ProvenJudge:
+        """One judge per puzzle, kept so its reading cache serves every move judged: answering by lookups where
+        the puzzle is proven whole (teach.go.proof), reading live (looking ahead) anywhere else."""
         j = self.__dict__.get("_judge")
         if j is None:
-            j = Judge(self.start(), self.goal_object(), SERVER_LIMITS)
-            proof = self.__dict__.get("proof")  # proven whole (teach.go.proof): answered by lookups
-            if proof is not None:
-                j = ProvenJudge(j, proof)
+            j = ProvenJudge(Judge(self.start(), self.goal_object(), SERVER_LIMITS), self.__dict__.get("proof"))
             self.__dict__["_judge"] = j
         return j
 

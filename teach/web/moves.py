@@ -18,15 +18,16 @@ from teach.go import Game
 from teach.go.coords import point_names
 from teach.go.judge import GoalError
 from teach.models import Attempt, utcnow
-from teach.web import content, messages, milestones
+from teach.web import content, deep_read, messages, milestones
 from teach.web.board import LineBoards
 from teach.web.extensions import db
 from teach.web.pictures import glyph
 from teach.web.security import ID_MAX
 
-# what a kid page may send, and nothing else: the attempt keeps only what the judge read, each field bounded,
-# so a body stuffed with extra data is refused instead of stored (and exported, and shown to teachers)
-MOVE_FIELDS = frozenset({"move", "attempt", "ply"})
+# what a kid page may send, and nothing else: the attempt keeps only what the judge read (and a first move's tap
+# id), each field bounded, so a body stuffed with extra data is refused instead of stored (and exported, and shown)
+MOVE_FIELDS = frozenset({"move", "attempt", "ply", "tap"})
+TAP_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")  # a first move's tap id, made by the page
 ANSWER_FIELDS = frozenset({"points", "yes", "choice", "number"})
 MAX_PLY = 2 * 19 * 19  # more moves than a puzzle line can have
 MAX_CHOICE = 99  # a multiple-choice quiz has a handful of choices
@@ -37,6 +38,11 @@ def json_body() -> dict:
     """The request's JSON object, or an empty one (a body that is not an object answers nothing)."""
     data = request.get_json(silent=True)
     return data if isinstance(data, dict) else {}
+
+
+def line_of(attempt: Attempt) -> list[str]:
+    """A try's line as played: each of the kid's moves and the computer's reply to it."""
+    return [m for entry in attempt.moves for m in (entry["move"], entry.get("reply")) if m]
 
 
 def refused():
@@ -55,9 +61,13 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
     ``solved()`` returns what the page needs next; ``failed()`` notes a mistake. A move the judge could not finish
     reading (``thinking``) or one that keeps the win without bringing it nearer (``slow``) is no move of the line:
     nothing is stored and no mistake noted; the answer carries the board with the stone (``rows``) and without it
-    (``back_rows``), and the page takes the stone back."""
+    (``back_rows``), and the page takes the stone back — or, for a move read again in the background
+    (``deep_read``), keeps it and asks again after ``retry`` ms. A first move carries the page's ``tap`` id, kept
+    with it, so the same first move sent again (its answer lost) is answered from the record, not stored twice."""
+    tap = data.get("tap")
     if not data.keys() <= MOVE_FIELDS or not (data.get("attempt") is None or _small_int(data["attempt"], 1, ID_MAX)) \
-            or not (data.get("ply") is None or _small_int(data["ply"], 0, MAX_PLY)):
+            or not (data.get("ply") is None or _small_int(data["ply"], 0, MAX_PLY)) \
+            or not (tap is None or isinstance(tap, str) and 8 <= len(tap) <= 32 and set(tap) <= TAP_CHARS):
         return refused()
     point = data.get("move")
     boards = boards_of(puzzle, judge)
@@ -65,26 +75,42 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
         return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
     point = point.strip().upper()
     attempt = _open_attempt(key, step, data.get("attempt"))
-    played = [m for entry in attempt.moves for m in (entry["move"], entry.get("reply")) if m] if attempt else []
+    if attempt is None and tap is not None:
+        sent = db.session.scalar(LATEST_ATTEMPT, {"kid_id": current_user.id, "key": key, "step": step})
+        if sent is not None and sent.moves and sent.moves[0].get("tap") == tap:
+            # this first move sent again (its answer was lost on the way, and the page sent it once more): the
+            # move is on record, once; the page carries on from the record, or from the start once it is over
+            on_record = line_of(sent)
+            over = sent.result != "open"
+            return jsonify(result="stale", attempt=None if over else sent.id,
+                           rows=boards.after([] if over else on_record), ply=0 if over else len(on_record),
+                           message=messages.stale()), 409
+    played = line_of(attempt) if attempt else []
     ply = data.get("ply")
     if attempt is not None and ply is not None and ply != len(played):
         # the same tap sent twice, or a second tab: answer with what is already on record
         return jsonify(result="stale", attempt=attempt.id, rows=boards.after(played), ply=len(played),
                        message=messages.stale()), 409
     try:
-        verdict = judge.judge(played, point)
+        verdict = deep_read.settled(judge, played, point) or judge.judge(played, point)
     except GoalError:
         return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
     if verdict.result == "illegal":
         return jsonify(result="illegal", reason=verdict.reason, message=messages.illegal(verdict.reason))
-    if verdict.reason == "unknown" or verdict.result == "slow":
-        if verdict.result == "slow":
-            note_slow(key, step)
-        return _not_a_move(boards, played, point, attempt, "slow" if verdict.result == "slow" else "thinking")
+    if verdict.reason == "unknown":
+        # read again on a larger budget meanwhile: the page shows the computer thinking and asks again
+        if deep_read.later(judge, played, point):
+            return _not_a_move(boards, played, point, attempt, "working", retry=deep_read.RETRY_MS)
+        return _not_a_move(boards, played, point, attempt, "thinking")
+    if verdict.result == "slow":
+        note_slow(key, step)
+        return _not_a_move(boards, played, point, attempt, "slow")
     if attempt is None:
         attempt = Attempt(kid_id=current_user.id, lesson_id=key, step=step, moves=[], first_move=point)
         db.session.add(attempt)
     entry = {"move": point, "verdict": verdict.result, "reason": verdict.reason, "reply": verdict.reply}
+    if tap is not None and not played:
+        entry["tap"] = tap  # a first move's tap id: the same tap sent again is known (see above)
     attempt.moves = attempt.moves + [entry]
     after_move, after_reply = boards.after_move_and_reply(played + [point], verdict.reply)
     body = {"result": verdict.result, "reason": verdict.reason, "reply": verdict.reply, "attempt": None,
@@ -116,6 +142,7 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
 # Nothing is stored (no move, no miss): "thinking" is the judge running out of its budget, which a child must never
 # hear as the computer giving up, and "slow" is a move that keeps the win but brings it no nearer.
 NOT_A_MOVE = {
+    "working": lambda: _("Hmm, let me think about that…"),  # the page asks again by itself (``retry``)
     "thinking": lambda: _("Let me think about that… tap again."),
     "slow": lambda: _("That works too, but there is a better move. Find it!"),
 }
@@ -134,12 +161,14 @@ def slow_moves(key: str, step: int) -> int:
     return seen[2] if isinstance(seen, list) and len(seen) == 3 and seen[:2] == [key, step] else 0
 
 
-def _not_a_move(boards: LineBoards, played: list[str], point: str, attempt: Attempt | None, result: str):
+def _not_a_move(boards: LineBoards, played: list[str], point: str, attempt: Attempt | None, kind: str,
+                retry: int | None = None):
+    """``kind``: "slow", "thinking", or "working" (a thinking answer the page asks for again after ``retry`` ms)."""
     back = boards.after(played)
     shown = boards.after(played + [point])  # the stone to show before it goes back
-    return jsonify(result=result, reason=None, reply=None, rows=shown, back_rows=back,
-                   attempt=attempt.id if attempt is not None else None, ply=len(played),
-                   message=NOT_A_MOVE[result]())
+    return jsonify(result="slow" if kind == "slow" else "thinking", reason=None, reply=None, rows=shown,
+                   back_rows=back, attempt=attempt.id if attempt is not None else None, ply=len(played),
+                   message=NOT_A_MOVE[kind](), retry=retry)
 
 
 def _taken(start: Game, puzzle, rows: list[str]) -> bool:
@@ -169,6 +198,9 @@ def _on_board(game: Game, point) -> bool:
 
 # built once (a statement kept keeps its compiled form and cache key): a line's every move after the first asks it
 OPEN_ATTEMPT = sa.select(Attempt).where(Attempt.id == sa.bindparam("id"))
+LATEST_ATTEMPT = sa.select(Attempt).where(Attempt.kid_id == sa.bindparam("kid_id"),
+                                          Attempt.lesson_id == sa.bindparam("key"),
+                                          Attempt.step == sa.bindparam("step")).order_by(Attempt.id.desc()).limit(1)
 
 
 def _open_attempt(key: str, step: int, attempt_id) -> Attempt | None:
