@@ -191,7 +191,9 @@
     if (panel) panel.hidden = true;  // the banner says it all now
     beep(b.mood !== "lose");
     speak([b.title, b.reason].filter(Boolean).join(" "));
-    banner.scrollIntoView({behavior: "smooth", block: "center"});
+    // the last capture first (the board), then as little scrolling as shows the card: centred, it pushed most of
+    // the board off a tablet's screen the moment the game ended
+    setTimeout(function () { banner.scrollIntoView({behavior: "smooth", block: "nearest"}); }, 1200);
   }
   function update(data) {
     if (typeof data.ply === "number") { ply = data.ply; root.dataset.ply = ply; }
@@ -270,7 +272,9 @@
   passButton.addEventListener("click", function () { move("pass"); });
   var confirmBox = document.getElementById("resign-confirm");
   document.getElementById("resign").addEventListener("click", function () {
-    confirmBox.hidden = false; speak(confirmBox.querySelector(".speak").textContent);
+    var question = document.getElementById("resign-question"), now = document.querySelector(".player.now .player-name");
+    if (root.dataset.computer === "0" && now) question.textContent = question.dataset.named.replace("{name}", now.textContent);
+    confirmBox.hidden = false; speak(question.textContent);
     confirmBox.scrollIntoView({behavior: "smooth", block: "nearest"});  // below the fold on a phone
   });
   document.getElementById("resign-no").addEventListener("click", function () { confirmBox.hidden = true; });

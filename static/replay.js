@@ -36,17 +36,42 @@
     document.getElementById("captures-white").textContent = fill(words.captured, {n: f.captures.white});
     slider.value = at;
   }
+  // Watch: from the start (or from here, when not at the end) a move a second until the end; any other step,
+  // the slider or a key stops it, so a child who taps ◀ is not fought by the clock
+  var watch = document.getElementById("watch"), timer = null, WATCH_MS = 1000;
+  var watchLabel = watch.getAttribute("aria-label");
+  function stop() {
+    if (timer === null) return;
+    clearInterval(timer);
+    timer = null;
+    watch.textContent = "⏯";
+    watch.setAttribute("aria-label", watchLabel);
+    watch.setAttribute("aria-pressed", "false");
+  }
+  watch.hidden = false;
+  watch.setAttribute("aria-pressed", "false");
+  watch.addEventListener("click", function () {
+    if (timer !== null) { stop(); return; }
+    if (at >= frames.length - 1) show(0);
+    watch.textContent = "⏸";
+    watch.setAttribute("aria-label", watch.dataset.pause);
+    watch.setAttribute("aria-pressed", "true");
+    timer = setInterval(function () {
+      show(at + 1);
+      if (at >= frames.length - 1) stop();
+    }, WATCH_MS);
+  });
   function go(id, to) {
-    document.getElementById(id).addEventListener("click", function (e) { e.preventDefault(); show(to()); });
+    document.getElementById(id).addEventListener("click", function (e) { e.preventDefault(); stop(); show(to()); });
   }
   go("first", function () { return 0; });
   go("prev", function () { return at - 1; });
   go("next", function () { return at + 1; });
   go("last", function () { return frames.length - 1; });
-  slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
+  slider.addEventListener("input", function () { stop(); show(parseInt(slider.value, 10)); });
   document.addEventListener("keydown", function (e) {
     if (e.target === slider) return;
-    if (e.key === "ArrowLeft") show(at - 1);
-    else if (e.key === "ArrowRight") show(at + 1);
+    if (e.key === "ArrowLeft") { stop(); show(at - 1); }
+    else if (e.key === "ArrowRight") { stop(); show(at + 1); }
   });
 })();

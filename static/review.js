@@ -55,11 +55,30 @@
     retry.hidden = true;
     if (data.next) { next.href = data.next; next.hidden = false; next.focus(); }
   }
-  function playMove(point) {
-    if (busy || done) return;
+  // the tapped point glows while its answer is on its way (and the board thinks, after a moment)
+  var stopWaiting = function () {};
+  function waiting(point) {
+    stopWaiting();
+    pts().forEach(function (pt) { pt.classList.toggle("pending", point !== null && pt.dataset.point === point); });
+    stopWaiting = point === null ? function () {} : stones.waitFor(step, say);
+    if (point === null) step.classList.remove("thinking");
+  }
+  function playMove(point, asked) {
+    if ((busy && !asked) || done) return;
     busy = true;
+    if (!asked) waiting(point);
     post(step.dataset.moveUrl, {move: point, attempt: attempt, ply: ply}).then(function (data) {
       busy = false;
+      if (!(data.result === "thinking" && data.retry)) waiting(null);
+      if (data.result === "thinking" && data.retry && (asked || 0) < 40) {  // still reading: the stone stays, ask again
+        if (!asked) {
+          setRows(data.rows, point); say(data.message);
+          if (feedback.scrollIntoView) feedback.scrollIntoView({block: "nearest", behavior: "smooth"});
+        }
+        busy = true;
+        setTimeout(function () { playMove(point, (asked || 0) + 1); }, data.retry);
+        return;
+      }
       if (data.result === "signed-out") { say(data.message, false); setTimeout(function () { window.location = data.login; }, 2000); return; }
       if (data.result === "illegal" || data.result === "error") { say(data.message, false); return; }
       if (data.result === "stale") { setRows(data.rows); attempt = data.attempt; ply = data.ply; say(data.message); return; }
@@ -73,18 +92,23 @@
       var after = function () {
         if (data.reply_rows) setRows(data.reply_rows, data.reply);
         if (data.result === "correct") solved(data);
-        else if (data.result === "wrong") { say(data.message, false); retry.hidden = false; done = true; }
+        else if (data.result === "wrong") {
+          say(data.message, false); retry.hidden = false; done = true;
+          // the words and "try again" under the board, brought into view (a tablet's board can fill the screen)
+          if (retry.scrollIntoView) retry.scrollIntoView({block: "nearest", behavior: "smooth"});
+        }
         else { say(data.message, true); attempt = data.attempt; ply = data.ply; }
       };
       if (data.reply_rows) { busy = true; setTimeout(function () { busy = false; after(); }, 650); } else after();
-    }).catch(function () { busy = false; say(offline, false); });
+    }).catch(function () { busy = false; waiting(null); say(offline, false); });
   }
   function reset() { setRows(startRows, null, true); attempt = null; ply = 0; done = false; retry.hidden = true; say(""); }
   retry.addEventListener("click", reset);
   var show = document.getElementById("show");
   if (show) show.addEventListener("click", function () {
-    post(step.dataset.showUrl).then(function (data) {
-      if (done) reset();
+    // from where the kid is: the move that works from here, or (none from here) the first move from the start
+    post(step.dataset.showUrl, {attempt: done ? null : attempt}).then(function (data) {
+      if (done || data.restart) reset();
       glow(data.answers || []);
       say(data.message, true);
     }).catch(function () { say(offline, false); });

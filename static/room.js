@@ -62,8 +62,17 @@
         if (d.game) { leaving = true; window.location = d.game; } else refresh();
       }).catch(function () { say(word("offline")); });
     }
+    var told = {};  // the "no thanks" answers already said on this page
     function show(d) {
       if (d.game && !leaving) { leaving = true; window.location = d.game; return; }
+      (d.declined || []).forEach(function (i) {
+        if (told[i.invitation]) return;
+        told[i.invitation] = true;
+        say(i.glyph + " 🙅 " + i.message);
+      });
+      var sitOut = document.getElementById("sit-out");  // left out of the teacher's round: told why
+      if (sitOut.textContent !== (d.sitting_out || "")) sitOut.textContent = d.sitting_out || "";
+      sitOut.hidden = !d.sitting_out;
       var list = document.getElementById("classmates"), canInvite = list.dataset.canInvite === "1";
       list.textContent = "";
       // a classmate who invited this child, or whom this child invited, is not offered "invite" again: two
@@ -260,7 +269,10 @@
           won.hidden = false;
         }
         // the game has just ended: the result card is brought into view (it sat below the board, off screen)
-        if (banner.hidden) { banner.hidden = false; banner.scrollIntoView({behavior: "smooth", block: "center"}); }
+        if (banner.hidden) {  // as on the play page: the last move first, then only as far as shows the card
+          banner.hidden = false;
+          setTimeout(function () { banner.scrollIntoView({behavior: "smooth", block: "nearest"}); }, 1200);
+        }
       }
     }
     function answered(d) {

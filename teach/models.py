@@ -398,6 +398,9 @@ class PlayedGame(db.Model):
     opponent: Mapped[str] = mapped_column(sa.String(10))
     level: Mapped[int | None]  # the computer's level
     friend_name: Mapped[str | None] = mapped_column(sa.String(40))  # pass and play: who sat with the kid
+    # a live game against a classmate: the classmate's account (its id only: ids are never handed out again, so
+    # a gone account's id names no one else, and ``friend_name`` keeps the name played with); None at one tablet
+    friend_id: Mapped[int | None]
     seed: Mapped[int] = mapped_column(default=0)  # the computer's random choices replay from it
     moves: Mapped[list] = mapped_column(sa.JSON, default=list)
     ply: Mapped[int] = mapped_column(default=0)

@@ -150,11 +150,55 @@ def test_a_kid_retries_a_missed_capture_and_steps_through_the_replay(demo, playe
         assert "empty" in page.locator("#replay g.pt[data-point=E5]").get_attribute("class")
         page.locator("#slider").fill("8")
         assert "white" in page.locator("#replay g.pt[data-point=D4]").get_attribute("class")
+        # watch: the game plays on by itself to its end and stops there; watched again, it starts from the start,
+        # and a step of the child's own stops it
+        from playwright.sync_api import expect
+
+        watch = page.locator("#watch")
+        watch.click()
+        assert watch.get_attribute("aria-pressed") == "true"
+        expect(page.locator("#slider")).to_have_value("10", timeout=5000)  # (the page's CSP allows no eval)
+        expect(watch).to_have_attribute("aria-pressed", "false", timeout=3000)
+        watch.click()
+        assert page.locator("#slider").input_value() == "0" and watch.get_attribute("aria-pressed") == "true"
+        page.click("#next")
+        assert watch.get_attribute("aria-pressed") == "false"
+        page.wait_for_timeout(1500)
+        assert page.locator("#slider").input_value() == "1"  # stopped: the clock no longer steps
         _fits(page, device)
         if lang == "zh":
             _no_english(page)
         page.screenshot(path=f"/tmp/games-{device}-{lang}-replay.png", full_page=True)
         assert not elsewhere and not errors
+        context.close()
+
+
+def test_a_slow_answer_in_a_retry_puzzle_shows_the_board_thinking(demo, played, browser):
+    """A retry puzzle's moves are read live: while an answer is on its way the tapped point glows and the page says
+    it is thinking, instead of leaving the last move's words under a stone the computer has not answered."""
+    import time
+
+    with serving(demo) as base:
+        context = _signed_in(demo, browser, "tablet", "en", base, played["kid"])
+        page = context.new_page()
+
+        def slow(route):
+            answer = route.fetch()
+            time.sleep(1.6)
+            route.fulfill(response=answer)
+
+        page.route(f"**/games/missed/{played['missed']}/move", slow)
+        page.goto(f"{base}/games/{played['game']}/review")
+        page.wait_for_selector("#step svg.board.playable")
+        page.evaluate("""() => { window.__said = [];
+            new MutationObserver(() => window.__said.push(document.getElementById('feedback').textContent))
+              .observe(document.getElementById('feedback'), {childList: true, characterData: true, subtree: true}); }""")
+        page.click("#step g.pt[data-point=H1]")
+        page.wait_for_selector("#step g.pt.pending[data-point=H1]")
+        page.wait_for_selector("#retry:not([hidden])", timeout=10000)
+        assert "Hmm, let me think about that…" in page.evaluate("window.__said")
+        assert page.locator("#step.thinking").count() == 0 and page.locator("g.pt.pending").count() == 0
+        assert "bad" in page.locator("#feedback").get_attribute("class")
         context.close()
 
 

@@ -135,6 +135,26 @@ def test_a_phone_turned_sideways_shows_the_board_beside_the_words_as_high_as_the
     context.close()
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_tablet_held_sideways_shows_the_board_pass_and_resign_without_scrolling(server, browser, demo, lang):
+    """1024x768: stacked, the board filled the screen and Pass and Resign sat under its bottom edge."""
+    context, page = signed_in_page(browser, server, demo, "tablet", lang)
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.click("label.pick:has(input[name=kind][value=full])")
+    page.wait_for_selector("fieldset[data-kind=full]:not([hidden])")
+    page.click("#start")
+    page.wait_for_selector("#play-game")
+    move_and_wait(page, "tablet", "E5")
+    board = page.locator("svg.board").bounding_box()
+    assert board["height"] >= 500 and board["y"] >= 0 and board["y"] + board["height"] <= 768, board
+    for button in ("#pass", "#resign", "#turn-text"):
+        box = page.locator(button).bounding_box()
+        assert box["x"] >= board["x"] + board["width"] and box["y"] + box["height"] <= 768, (button, box)
+    no_sideways_scroll(page)
+    shot(page, f"sideways-tablet-{lang}")
+    context.close()
+
+
 @pytest.mark.parametrize("device, lang", [("phone", "zh")])
 def test_back_from_a_game_just_started_shows_it_to_keep_playing(server, browser, demo, device, lang):
     """The browser's back button (or a tablet's swipe back) from a new game: the start page as it is now, with
@@ -154,6 +174,23 @@ def test_back_from_a_game_just_started_shows_it_to_keep_playing(server, browser,
     tap(page, device, f'a.continue-game[data-game="{game_id}"]')
     page.wait_for_selector("#play-game")
     assert game_id_of(page) == game_id and page.locator('g.pt[data-point="D4"] .stone').count() == 1
+    context.close()
+
+
+def test_at_one_tablet_giving_up_asks_the_player_whose_turn_it_is_by_name(server, browser, demo):
+    """Mum and the child share the tablet: "give up?" names who gives up (it was the one whose turn it is, unsaid)."""
+    context, page = signed_in_page(browser, server, demo, "tablet", "zh")
+    tap(page, "tablet", "label.pick[data-friend]")
+    page.fill("input[name=friend_name]", "妈妈")
+    tap(page, "tablet", "#start")
+    page.wait_for_selector("#play-game")
+    move_and_wait(page, "tablet", WALLS[0])  # the child plays Black: Mum's turn now
+    tap(page, "tablet", "#resign")
+    page.wait_for_selector("#resign-confirm:not([hidden])")
+    assert page.locator("#resign-question").inner_text() == "妈妈，真的要认输吗？"
+    tap(page, "tablet", "#resign-yes")
+    page.locator("#banner").wait_for(state="visible")
+    assert "妈妈认输了" in page.locator("#banner").inner_text()
     context.close()
 
 
@@ -194,7 +231,7 @@ def test_a_whole_game_ends_with_two_passes_and_is_counted_by_tapping(server, bro
     referee = page.locator("#referee").inner_text()
     assert referee == ("黑45子，归本数40½，贴3¾子，黑胜¾子" if lang == "zh"
                        else "Black 45 stones; half the board is 40½; komi 3¾ stones: Black wins by ¾ stone")
-    assert ("黑棋多了¾子" if lang == "zh" else "Black has ¾ stone more") in page.locator("#kid-line").inner_text()
+    assert ("黑棋胜¾子" if lang == "zh" else "Black wins by ¾ stone") in page.locator("#kid-line").inner_text()
     tap(page, device, "#count-done")
     page.locator("#banner").wait_for(state="visible")
     assert page.locator("#banner-result").inner_text() == "B+1.5"

@@ -331,6 +331,33 @@ def test_a_stale_move_in_a_longer_line_gets_the_board_on_record(app, world):
     assert client.post(url, json={"move": "Z99"}).status_code == 400
 
 
+def test_show_me_on_the_way_points_at_the_move_that_works_from_there(app, world):
+    with app.app_context():
+        corner = _missed(db.session.get(PlayedGame, world["game"]), CORNER)
+        db.session.commit()
+        corner_id, first_answers = corner.id, list(corner.answers)
+    client = signed_in(app, world["kid"])
+    url = f"/games/missed/{corner_id}"
+    first = client.post(f"{url}/move", json={"move": "A2"}).get_json()
+    assert first["result"] == "continue" and "A2" in first_answers
+    # half way, the first move's point holds the kid's stone: the glow is on the move that works from here
+    shown = client.post(f"{url}/show", json={"attempt": first["attempt"]}).get_json()
+    assert shown["answers"] == ["B1"] and not shown.get("restart")
+    assert client.post(f"{url}/move", json={"move": "B1", "attempt": first["attempt"], "ply": 2}).get_json()[
+        "result"] == "correct"
+    # a try that is over, another puzzle's, made up or not a number: the first moves, from the start
+    for attempt in (first["attempt"], first["attempt"] + 1000, "1", True, -1):
+        again = client.post(f"{url}/show", json={"attempt": attempt}).get_json()
+        assert again["answers"] == first_answers and not again.get("restart")
+    other = client.post(f"/games/missed/{world['missed']}/move", json={"move": "H1"}).get_json()
+    assert other["result"] == "wrong"
+    with app.app_context():
+        from teach.models import Attempt
+
+        theirs = db.session.scalar(sa.select(Attempt.id).where(Attempt.lesson_id == f"review:{world['missed']}"))
+    assert client.post(f"{url}/show", json={"attempt": theirs}).get_json()["answers"] == first_answers
+
+
 def test_a_puzzle_solved_after_show_me_stays_open_until_the_kid_finds_it_alone(app, world):
     client = signed_in(app, world["kid"])
     url = f"/games/missed/{world['missed']}"
@@ -357,6 +384,10 @@ def test_show_me_gives_an_answer_and_skip_is_kept_once(app, world):
     assert skipped["result"] == "skipped" and skipped["next"] == f"/games/{world['game']}/review"
     with app.app_context():
         assert db.session.get(MissedCapture, world["missed"]).status == "skipped"
+    # the game's end card: no party for a game whose every one was skipped, the way back to it, and on to play
+    done = page(client.get(skipped["next"]))
+    assert "每一个都看过了" in done and "🎉" not in done and f"at={world['missed']}" in done
+    assert 'id="done-play"' in done and 'id="done-games"' in done
     # a skipped one leaves the practice list; solving it later does not turn it into a second answer
     text = page(client.get("/games/practice"))
     assert f"at={world['missed']}" not in text and "都练完了" in text
@@ -586,8 +617,10 @@ def test_a_finding_not_proven_in_the_review_s_time_is_kept_without_a_proof_and_r
         assert reviews.finding_row(game, {**MISSED_AT, "proof": "not a proof"}) is None  # checked like any input
         assert reviews.finding_row(game, late).proof is None
         row = db.session.get(MissedCapture, world["missed"])
-        assert row.proof is None and not isinstance(judge_of(row), ProvenJudge)
-        assert judge_of(row).judge([], "D4").result == "correct"
+        live = judge_of(row)
+        assert row.proof is None and isinstance(live, ProvenJudge) and live.proof is None  # no proof: read live
+        read = live.read
+        assert live.judge([], "D4").result == "correct" and live.read == read + 1
 
 
 def test_a_finding_whose_puzzle_nothing_wins_once_its_lines_are_read_to_the_end_is_not_told(monkeypatch):

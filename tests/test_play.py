@@ -301,6 +301,15 @@ def test_resigning_ends_the_game_at_once_and_a_finished_game_takes_no_moves(app,
     assert row_of(app, game_id).moves == row.moves
 
 
+def test_a_whole_game_given_up_says_the_record_in_words(app, kid, client):
+    game_id = new_game(client, {**FRIEND_9, "who": "1"}, seed=1)
+    body = client.post(f"/play/{game_id}/move", json={"resign": True, "ply": 0}).get_json()
+    # "W+R" is the record's notation; beside it, what it means, in the page's language
+    assert body["banner"]["result"] == "W+R" and body["banner"]["result_words"] == "（黑棋认输）"
+    client.post("/language", data={"lang": "en"})
+    assert "(Black resigned)" in client.get(f"/play/{game_id}").get_data(as_text=True)
+
+
 def test_a_capture_game_with_someone_at_home_ends_on_the_goal(app, kid, client):
     game_id = new_game(client, {**CAPTURE_VS_MOUSE, "who": "friend", "goal": "1"})
     body = play_all(client, game_id, ["B1", "A1", "A2"])
@@ -363,8 +372,10 @@ def test_two_passes_open_the_count_and_tapping_a_group_flips_it(app, kid, client
     row = row_of(app, game_id)
     assert row.state == "counting" and row.dead == ["E7"]  # the status reader's proposal
     page = client.get(f"/play/{game_id}").get_data(as_text=True)
-    assert 'id="count-panel"' in page and "黑45子，归本数40½，贴3¾子，黑胜¾子" in page and "黑棋多了¾子" in page
+    assert 'id="count-panel"' in page and "黑45子，归本数40½，贴3¾子，黑胜¾子" in page and "黑棋胜¾子！" in page
     assert 'class="kid-line speak"' in page  # at one tablet the line takes no side
+    assert "电脑认为" not in page and "点一下死子" in page  # at one tablet the players tap the dead stones
+    assert "不属于任何一方" not in page  # every point is someone's: nothing said of open land
     alive = client.post(f"/play/{game_id}/count", json={"point": "E7", "ply": row.ply}).get_json()
     assert alive["dead"] == [] and alive["points"].startswith("W+") and alive["tone"] == ""
     dead = client.post(f"/play/{game_id}/count", json={"point": "e7", "ply": row.ply}).get_json()
@@ -395,6 +406,9 @@ def test_the_computer_s_pass_after_the_kid_s_pass_says_the_game_is_over_and_coun
     assert body["reply"] == "pass" and body["state"] == "counting"
     assert "也停了一手：这盘棋下完了" in body["message"] and "你也停一手" not in body["message"]
     assert "电脑" not in body["message"] and "小" in body["message"]  # the computer's character says it
+    # the count's words say what a tap can do against the computer (it holds its dead stones), not "tap dead ones"
+    page = client.get(f"/play/{game_id}").get_data(as_text=True)
+    assert "变淡的棋子，是电脑认为已经死了的" in page and "点一下死子" not in page
 
 
 def test_the_computer_s_pass_after_a_kid_s_move_asks_the_kid_to_pass_if_the_game_is_finished(app, kid, client):
@@ -424,7 +438,7 @@ def test_in_pass_and_play_the_next_player_hears_who_passed(kid, client):
 
 def test_against_the_computer_the_kid_cannot_count_the_computer_s_live_stones_dead(app, kid, client):
     """The same walls against the Little Mouse: the computer proposed its E7 dead. The kid may count E7 alive
-    (and dead again) and concede stones of the kid's own; marking the computer's live wall dead is refused."""
+    (and dead again); marking the computer's live wall dead is refused, and so is giving away the kid's own."""
     game_id = _counted_game(client)
     with app.app_context():
         row = db.session.get(PlayedGame, game_id)
@@ -442,9 +456,9 @@ def test_against_the_computer_the_kid_cannot_count_the_computer_s_live_stones_de
     behind = tap("E7")  # the computer's dead stone counted alive: White is ahead, and the kid plays Black
     assert behind["dead"] == [] and behind["points"].startswith("W+") and behind["tone"] == "behind"
     assert tap("E7")["dead"] == ["E7"]  # and dead again
-    conceded = tap("A5")  # the kid's own wall, given away
-    assert conceded["result"] == "ok" and "A5" in conceded["dead"] and "E7" in conceded["dead"]
-    assert tap("A5")["dead"] == ["E7"]  # and taken back: the computer never claimed it
+    kept = tap("A5")  # the kid's own living wall: a tap does not give it away (a child exploring lost a won game)
+    assert kept["result"] == "disagree" and kept["dead"] == ["E7"] and "它们算你的" in kept["message"]
+    assert row_of(app, game_id).dead == ["E7"]
     done = client.post(f"/play/{game_id}/count/done", json={"ply": ply}).get_json()
     assert done["game_result"] == "B+1.5"
 

@@ -5,15 +5,18 @@ each with its own client, so two requests for one game meet in the database as o
 from __future__ import annotations
 
 import json
+import re
 import threading
 from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
 
-from teach.models import (Group, LiveGame, LiveInvitation, LiveRound, PlayedGame, RoomPresence, StickerAward, User,
+from teach.models import (LiveSeat, Group, LiveGame, LiveInvitation, LiveRound, PlayedGame, RoomPresence, StickerAward, User,
                           utcnow)
+from teach.web import notify
 from teach.web.extensions import db
+from teach.web.pictures import glyph
 from teach.web.played import game_of
 
 KIDS = {"明明": ("cat", "fish", "moon"), "Lily": ("star", "apple", "sun"), "小红": ("flower", "tree", "cat"),
@@ -146,14 +149,37 @@ def test_a_child_already_playing_cannot_accept_another_game(room):
         assert db.session.get(LiveInvitation, inv_id).state == "pending"
 
 
+def test_an_invitation_sent_four_times_at_once_is_one_invitation(room):
+    """A double tap, or two tabs of the same child: the friend is asked once."""
+    app, gid, ming, lily = room
+    app.config["WTF_CSRF_ENABLED"] = False
+    tabs = [kid_client(app, "明明") for _ in range(4)]
+    answers = race(*[lambda t=t: t.post(f"/room/{gid}/invite", json={"to": lily.kid_id, "game": "capture-7"})
+                     for t in tabs])
+    assert [a[1]["result"] for a in answers] == ["ok"] * 4
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(LiveInvitation).where(
+            LiveInvitation.from_id == ming.kid_id, LiveInvitation.state == "pending")) == 1
+    assert len(lily.get(f"/room/{gid}/state").get_json()["invitations"]) == 1
+
+
 def test_a_declined_invitation_is_gone_and_makes_no_game(room):
     app, gid, ming, lily = room
     ming.post(f"/room/{gid}/invite", json={"to": lily.kid_id, "game": "capture-7"})
     inv = lily.get(f"/room/{gid}/state").get_json()["invitations"][0]
     assert lily.post(inv["decline"], json={}).get_json()["state"] == "declined"
-    assert ming.get(f"/room/{gid}/state").get_json()["sent"] == []
+    seen = ming.get(f"/room/{gid}/state").get_json()
+    assert seen["sent"] == []
+    # the child who asked is told it was a no (the card that said "on its way" just went), with who said it
+    assert [(d["invitation"], d["id"]) for d in seen["declined"]] == [(inv["invitation"], lily.kid_id)]
+    assert "Lily" in seen["declined"][0]["message"] and "不想下" in seen["declined"][0]["message"]
+    assert lily.get(f"/room/{gid}/state").get_json()["declined"] == []  # told to the one who asked only
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count(LiveGame.id))) == 0
+        db.session.execute(sa.update(LiveInvitation).values(
+            answered_at=LiveInvitation.answered_at - timedelta(minutes=2)))
+        db.session.commit()
+    assert ming.get(f"/room/{gid}/state").get_json()["declined"] == []  # a while later, it is old news
 
 
 @pytest.mark.parametrize("body", [{"to": "x", "game": "capture-7"}, {"to": 1}, {"to": 1, "game": "capture-7",
@@ -234,18 +260,28 @@ def test_a_capture_game_played_to_its_end_gives_both_children_their_record_and_s
     assert final["banner"]["mood"] == "win"
     assert final["banner"]["reason"].endswith(("先吃到了1个子。", "captured 1 stone first."))  # the winner's name first
     assert white.get(f"/live/{game_id}/state").get_json()["banner"]["mood"] == "lose"
+    # "play again?" has its answer beside it: the way back to the room, where the next game is one invitation away
+    page = white.get(f"/live/{game_id}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "won this time. Play again?" in page and 'id="play-again" href="/room/"' in page
     r = row(app, game_id)
     with app.app_context():
         records = {p.kid_color: p for p in db.session.scalars(sa.select(PlayedGame))}
         assert set(records) == {"black", "white"}
         assert records["black"].kid_id == r.black_id and records["black"].moves == moves
         assert records["black"].opponent == "friend" and records["black"].result == "B+C1"
+        # each record names the classmate it was played against (a game at one tablet names no account)
+        assert (records["black"].friend_id, records["white"].friend_id) == (r.white_id, r.black_id)
+        avatars = dict(db.session.execute(sa.select(User.id, User.avatar)).all())
+        names = dict(db.session.execute(sa.select(User.id, User.name)).all())
         stickers = set(db.session.scalars(sa.select(StickerAward.sticker_id).where(StickerAward.kid_id == r.black_id)))
         assert "milestone-capture-game" in stickers
         assert "milestone-capture-game" not in set(db.session.scalars(
             sa.select(StickerAward.sticker_id).where(StickerAward.kid_id == r.white_id)))
     assert final["review"] == f"/games/{r.black_record_id}/review"
     assert black.get(final["review"]).status_code == 200
+    # the games list shows the classmate's own picture and first name, not the 🙂 of someone at the same tablet
+    listed = black.get("/games/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert glyph(avatars[r.white_id]) in listed and names[r.white_id].split()[0] in listed and "🙂" not in listed
 
 
 def test_a_move_out_of_turn_is_answered_with_the_game_and_a_child_not_in_the_game_gets_404(room):
@@ -396,6 +432,33 @@ def counting_game(app, gid, ming, lily) -> tuple[int, object, object]:
     return game_id, black, white
 
 
+def test_the_board_keeps_the_child_s_coordinates_setting_while_playing_and_while_counting(room):
+    app, gid, ming, lily = room
+    game_id = start_game(app, gid, ming, lily, "full-9")
+    black, white = players(app, game_id, ming, lily)
+    assert black.post("/learn/settings", json={"coordinates": True}).status_code == 200
+    assert white.post("/learn/settings", json={"coordinates": False}).status_code == 200
+
+    def bare(client, page: str | None = None) -> bool:
+        text = page if page is not None else client.get(f"/live/{game_id}").get_data(as_text=True)
+        return 'class="board size-9' in text and re.search(r'class="board size-9[^"]* bare', text) is not None
+
+    assert (bare(black), bare(white)) == (False, True)
+    for ply, point in enumerate(_walls()):
+        assert move(black if ply % 2 == 0 else white, game_id, point, ply).status_code == 200
+    assert row(app, game_id).state == "counting"
+    for client, want in ((black, False), (white, True)):
+        counted = client.get(f"/live/{game_id}/state").get_json()["count_board"]
+        assert bare(client) is want and bare(client, counted) is want
+
+
+def test_a_count_with_land_left_open_says_it_is_shared_and_that_playing_on_would_take_it(room):
+    app, gid, ming, lily = room
+    game_id, black, white = counting_game(app, gid, ming, lily)  # row 5, between the walls, is nobody's
+    line = black.get(f"/live/{game_id}/state").get_json()["kid_line"]
+    assert "还有9个点不属于任何一方" in line and line.startswith("白棋胜")
+
+
 def test_both_players_agree_on_the_count_even_at_the_same_moment(room):
     app, gid, ming, lily = room
     game_id, black, white = counting_game(app, gid, ming, lily)
@@ -518,6 +581,73 @@ def test_the_teacher_starts_a_round_for_everyone_in_the_room_and_watches_it(room
     watch = teacher.get(f"/live/{game_id}/state").get_json()
     assert watch["you"] is None and watch["ply"] == 1
     assert teacher.post(f"/live/{game_id}/move", json={"move": "D4", "ply": 1}).status_code == 403
+
+
+def test_the_child_left_out_of_an_odd_round_is_told_while_the_round_plays(room):
+    """Three children in the room: two play, and the third is told why nothing happens (in their language), what
+    they can do, and no longer once the round's game is over."""
+    app, gid, ming, lily = room
+    hong = kid_client(app, "小红")
+    hong.get(f"/room/{gid}")
+    teacher = teacher_client(app)
+    for c in (ming, lily):
+        assert c.get(f"/room/{gid}/state").get_json()["sitting_out"] is None  # no round yet
+    assert _round(teacher, gid).status_code == 302
+    with app.app_context():
+        row = db.session.scalar(sa.select(LiveRound))
+        left, game = row.sitting_out, db.session.scalar(sa.select(LiveGame))
+    assert len(left) == 1
+    out = next(c for c in (ming, lily, hong) if c.kid_id == left[0])
+    told = out.get(f"/room/{gid}/state", headers={"Accept-Language": "en"}).get_json()
+    # everyone else in the room is playing: nobody to invite, so only the next round is suggested
+    assert told["game"] is None and "sit this one out" in told["sitting_out"] and "Invite" not in told["sitting_out"]
+    tom = kid_client(app, "Tom")  # a classmate who comes in now is free to play
+    tom.get(f"/room/{gid}")
+    told = out.get(f"/room/{gid}/state", headers={"Accept-Language": "en"}).get_json()
+    assert "Invite a classmate" in told["sitting_out"]
+    assert "轮空" in out.get(f"/room/{gid}/state", headers={"Accept-Language": "zh"}).get_json()["sitting_out"]
+    for c in (ming, lily, hong):
+        if c is not out:
+            assert c.get(f"/room/{gid}/state").get_json()["sitting_out"] is None  # they play
+    with app.app_context():
+        db.session.get(LiveGame, game.id).state = "finished"
+        db.session.commit()
+    assert out.get(f"/room/{gid}/state").get_json()["sitting_out"] is None  # the round is over
+
+
+def test_the_teacher_stops_the_round_s_games_and_the_children_can_play_on_later(room):
+    """The lesson is over: one button rests every game going on (nothing decided for the children), their seats
+    are free, the page no longer names the child who sat out, and the next round's form keeps this one's choices."""
+    app, gid, ming, lily = room
+    hong = kid_client(app, "小红")
+    hong.get(f"/room/{gid}")
+    teacher = teacher_client(app)
+    assert teacher.post(f"/room/class/{gid}/round", data={"game": "capture-7", "pairing": "level", "goal": "1",
+                                                          "away": "5", "outcome": "adjourn"}).status_code == 302
+    page = teacher.get(f"/room/class/{gid}/live", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'id="stop-games"' in page and "Sitting out this round" in page
+    # the form keeps what the teacher chose for this round (it went back to the room's goal of 3)
+    assert '<option value="capture-7" selected>' in page and '<option value="1" selected>' in page
+    assert '<option value="level" selected>' in page
+    with app.app_context():
+        game = db.session.scalar(sa.select(LiveGame))
+        players_of = (game.black_id, game.white_id)
+    black, white = players(app, game.id, *[c for c in (ming, lily, hong) if c.kid_id in players_of])
+    assert move(black, game.id, "D4", 0).status_code == 200
+    stopped = teacher.post(f"/room/class/{gid}/stop", headers={"Accept-Language": "en"}, follow_redirects=True)
+    text = stopped.get_data(as_text=True)
+    assert "1 game stopped" in text and 'id="stop-games"' not in text and "Sitting out this round" not in text
+    with app.app_context():
+        row = db.session.get(LiveGame, game.id)
+        assert (row.state, row.moves, row.result) == ("adjourned", ["D4"], None)  # nothing decided
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(LiveSeat)) == 0
+    seen = white.get(f"/live/{game.id}/state").get_json()
+    assert seen["state"] == "adjourned" and seen["notice"]
+    assert move(white, game.id, "E5", 1).status_code == 409  # no move in a resting game
+    assert white.post(f"/live/{game.id}/resume", json={}).get_json()["state"] == "playing"  # play on later
+    assert teacher.post(f"/room/class/{gid}/stop").status_code == 302
+    assert teacher_client(app).post(f"/room/class/{gid + 1000}/stop").status_code == 404
+    assert ming.post(f"/room/class/{gid}/stop").status_code in (302, 403)  # not a child's button
 
 
 def test_pairs_by_level_put_neighbours_in_stars_together(demo):
@@ -887,8 +1017,10 @@ def test_a_held_question_ends_304_when_its_time_is_up_and_notices_a_change_whose
     assert waiting.is_alive()
     version = int(client.get(f"teach:live:{game_id}"))
     client.set(f"teach:live:{game_id}", version + 1)  # another instance's change, its message lost on the way
-    waiting.join(10)
-    assert out["status"] == 200  # read again within seconds: Flask answers what the game is now
+    # the held question reads the version again every RECHECK_SECONDS: the lost change is seen at the next
+    # reading, long before the 15 s asked for are up (the margin is for a loaded machine's Flask answer)
+    waiting.join(notify.RECHECK_SECONDS + 4)
+    assert out["status"] == 200  # Flask answers what the game is now
 
 
 # ---------------------------------------------------------------------- what changed, from the snapshot in Redis
@@ -1024,3 +1156,35 @@ def test_a_body_the_page_never_sends_resigns_nothing(room, body, kind):
     assert r.status_code == 400 and row(app, game_id).state == "playing"
     assert black.post(f"/live/{game_id}/resign", json={}).status_code == 200
     assert row(app, game_id).state == "finished"
+
+
+def test_the_migration_names_the_classmate_of_records_live_games_kept_before(tmp_path):
+    from flask_migrate import upgrade
+
+    from conftest import _test_app
+
+    app = _test_app(f"sqlite:///{tmp_path / 'old.db'}")
+    with app.app_context():
+        upgrade(revision="27a1b2c3d4e5")  # the migration before the classmate's id
+        run = db.session.execute
+        run(sa.text("INSERT INTO account (id, role, name, failed_logins, archived, created_at, session_secret) VALUES "
+                    "(1, 'kid', 'Ming', 0, 0, '2026-01-01', :s), (2, 'kid', 'Lily', 0, 0, '2026-01-01', :s)"),
+            {"s": "s" * 32})
+        run(sa.text("INSERT INTO kid_group (id, kind, name, code, archived, created_at) "
+                    "VALUES (1, 'class', 'C', 'CODE55', 0, '2026-01-01')"))
+        game = ("INSERT INTO played_game (id, kid_id, kind, size, komi, handicap, kid_color, opponent, friend_name, "
+                "seed, moves, ply, state, dead, reviewed, created_at, updated_at) VALUES (:id, :kid, 'capture', 7, "
+                "0, 0, :color, 'friend', :friend, 0, '[]', 0, 'finished', '[]', 0, '2026-01-02', '2026-01-02')")
+        run(sa.text(game), {"id": 10, "kid": 1, "color": "black", "friend": "Lily"})
+        run(sa.text(game), {"id": 11, "kid": 2, "color": "white", "friend": "Ming"})
+        run(sa.text(game), {"id": 12, "kid": 1, "color": "black", "friend": "Mum"})  # at one tablet
+        run(sa.text("INSERT INTO live_game (group_id, black_id, white_id, kind, size, komi, moves, ply, version, "
+                    "state, dead, agreed, away_seconds, away_outcome, black_record_id, white_record_id, created_at, "
+                    "updated_at) VALUES (1, 1, 2, 'capture', 7, 0, '[]', 0, 1, 'finished', '[]', '[]', 120, "
+                    "'adjourn', 10, 11, '2026-01-02', '2026-01-02')"))
+        db.session.commit()
+        db.session.remove()
+        upgrade()
+        with db.engine.connect() as c:
+            assert dict(c.execute(sa.text("SELECT id, friend_id FROM played_game")).all()) == {10: 2, 11: 1, 12: None}
+        db.engine.dispose()

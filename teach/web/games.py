@@ -23,17 +23,20 @@ from sqlalchemy.orm import aliased
 from teach.go import Game, IllegalMove
 from teach.go.judge import SERVER_LIMITS, Goal, GoalError, Judge
 from teach.go.proof import Proof, ProvenJudge, puzzle_key
+from teach.go.reading import LOSE, BudgetExceeded
 from teach.go.record import capture_win, played_game_sgf
 from teach.go.scoring import stones_text
-from teach.models import Group, Membership, MissedCapture, ParentLink, PlayedGame, User, utcnow
+from teach.models import Attempt, Group, Membership, MissedCapture, ParentLink, PlayedGame, User, utcnow
 from teach.web import errors, reviews
 from teach.web.access import kid_required
 from teach.web.board import render_board
 from teach.web.characters import character
 from teach.web.daily import local
 from teach.web.extensions import db
-from teach.web.moves import json_body, judge_move
+from teach.web.moves import json_body, judge_move, line_of
+from teach.web.pictures import glyph
 from teach.web.played import BrokenRecord, new_game, rules_of
+from teach.web.security import ID_MAX
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -110,10 +113,18 @@ def first_name(name: str | None) -> str:
     return "" if "@" in word else word
 
 
-def opponent(row: PlayedGame) -> dict:
-    """Who the kid played: a character of the computer, or the friend at the same tablet (first name)."""
+def opponent(row: PlayedGame, avatars: dict[int, str | None] | None = None) -> dict:
+    """Who the kid played: a character of the computer, a classmate (their picture and first name), or the
+    friend at the same tablet (first name). ``avatars``: the classmates' pictures by account id, when a list
+    looked them up at once (``classmate_avatars``); otherwise the one classmate is looked up here."""
     if row.opponent == "friend":
-        return {"glyph": "🙂", "name": first_name(row.friend_name) or _("Friend")}
+        name = first_name(row.friend_name) or (_("Classmate") if row.friend_id else _("Friend"))
+        if row.friend_id is None:
+            return {"glyph": "🙂", "name": name}
+        if avatars is None:
+            avatars = classmate_avatars([row])
+        picture = avatars.get(row.friend_id)
+        return {"glyph": glyph(picture or "star") if row.friend_id in avatars else "🙂", "name": name}
     c = character(row.level)
     return {"glyph": c.glyph, "name": str(c.name)}
 
@@ -176,9 +187,20 @@ def _day(row: PlayedGame) -> str:
     return local(row.finished_at or row.created_at).strftime("%Y-%m-%d")  # the classroom's day
 
 
-def summary(row: PlayedGame, open_counts: dict[int, int] | None = None, name: str | None = None) -> dict:
-    """A game as the pages list it; ``name``: the kid's name, for pages an adult reads."""
-    return {"row": row, "opponent": opponent(row), "kind": kind_words(row), "outcome": outcome(row, name),
+def classmate_avatars(rows) -> dict[int, str | None]:
+    """The pictures of the classmates these games were played against, by account id (one query; a classmate
+    whose account is gone is not in it)."""
+    ids = {r.friend_id for r in rows if r.opponent == "friend" and r.friend_id is not None}
+    if not ids:
+        return {}
+    return dict(db.session.execute(sa.select(User.id, User.avatar).where(User.id.in_(ids))).all())
+
+
+def summary(row: PlayedGame, open_counts: dict[int, int] | None = None, name: str | None = None,
+            avatars: dict[int, str | None] | None = None) -> dict:
+    """A game as the pages list it; ``name``: the kid's name, for pages an adult reads; ``avatars``: the
+    classmates' pictures of a whole list (``classmate_avatars``)."""
+    return {"row": row, "opponent": opponent(row, avatars), "kind": kind_words(row), "outcome": outcome(row, name),
             "day": _day(row), "open": (open_counts or {}).get(row.id, 0)}
 
 
@@ -195,7 +217,8 @@ def recent_for(kid_id: int, limit: int = RECENT) -> list[dict]:
                               .order_by(PlayedGame.created_at.desc(), PlayedGame.id.desc()).limit(limit)).all()
     counts = _open_counts(kid_id) if rows else {}
     kid = db.session.get(User, kid_id)
-    return [summary(r, counts, kid.name if kid else "") for r in rows]
+    avatars = classmate_avatars(rows)
+    return [summary(r, counts, kid.name if kid else "", avatars) for r in rows]
 
 
 # ---------------------------------------------------------------------- the record
@@ -216,7 +239,7 @@ def frames(row: PlayedGame) -> list[dict]:
 
 def _player_names(row: PlayedGame, kid: User | None) -> tuple[str, str]:
     mine = first_name(kid.name if kid else "") or _("Kid")
-    theirs = opponent(row)["name"]
+    theirs = opponent(row, {})["name"]  # the name only: no picture looked up
     return (mine, theirs) if row.kid_color == "black" else (theirs, mine)
 
 
@@ -250,12 +273,14 @@ def sgf_text(row: PlayedGame) -> str:
 
 # ---------------------------------------------------------------------- pages: the kid's list, replay, SGF
 
-def _coordinates() -> bool:
+def board_coordinates() -> bool:
     """Letters and numbers round a board: a kid's own choice, as on the game's board (off for the youngest unless a
-    grown-up chose them); a grown-up reading the game sees them."""
+    grown-up chose them); a grown-up reading or watching a game sees them. The replay, the review and a live game
+    (while playing and while counting) ask here."""
     from teach.web.kid import step_settings
 
     return step_settings(None)["coordinates"] if current_user.is_kid else True
+
 
 @bp.get("/")
 @kid_required
@@ -265,7 +290,8 @@ def mine():
     counts = _open_counts(current_user.id) if rows else {}
     if any(r.state == "finished" and not r.reviewed for r in rows):
         reviews.ensure_runner()
-    return render_template("games/mine.html", games=[summary(r, counts) for r in rows],
+    avatars = classmate_avatars(rows)
+    return render_template("games/mine.html", games=[summary(r, counts, avatars=avatars) for r in rows],
                            practice=sum(counts.values()))
 
 
@@ -281,7 +307,7 @@ def replay(game_id: int):
     at = max(0, min(at, len(shots) - 1))
     shot = shots[at]
     board = render_board(shot["rows"], lang=g.lang, last=shot["move"] if shot["move"] != "pass" else None,
-                         coordinates=_coordinates())
+                         coordinates=board_coordinates())
     kid = db.session.get(User, row.kid_id)
     return render_template("games/replay.html", game=_summary_for_viewer(row, kid), board=board, frames=shots, at=at,
                            players=_player_names(row, kid), words=_replay_words(),
@@ -351,32 +377,33 @@ def position_of(row: MissedCapture) -> Game:
 
 
 @lru_cache(maxsize=512)
-def _judge(size: int, black: tuple, white: tuple, to_play: str, goal: str, target: str) -> Judge:
-    """One judge per stored position and goal, kept with its reading cache (rows never change once written)."""
+def _judge(size: int, black: tuple, white: tuple, to_play: str, goal: str, target: str) -> ProvenJudge:
+    """One judge per stored position and goal, kept with its reading cache (rows never change once written);
+    with no proof, it reads every move live (looking ahead: ``proof.look_ahead``)."""
     row = SimpleNamespace(size=size, black=black, white=white, to_play=to_play)
-    return Judge(position_of(row), Goal(goal, (target,)), SERVER_LIMITS)
+    return ProvenJudge(Judge(position_of(row), Goal(goal, (target,)), SERVER_LIMITS), None)
 
 
 _proven: dict[int, ProvenJudge] = {}  # missed capture id -> its judge answering from the review's proof
 PROVEN_MAX = 512
 
 
-def judge_of(row: MissedCapture) -> Judge | ProvenJudge:
+def judge_of(row: MissedCapture) -> ProvenJudge:
     """The retry puzzle's judge: answering from the whole proof the review made (a lookup per move), or reading
     live for a finding kept without one. Raises GoalError or ValueError for a finding whose goal does not fit its
     position."""
-    judge = _judge(row.size, tuple(row.black), tuple(row.white), row.to_play, row.goal, row.target)
+    live = _judge(row.size, tuple(row.black), tuple(row.white), row.to_play, row.goal, row.target)
     if not row.proof:
-        return judge
+        return live
     found = _proven.get(row.id)  # ids are never handed out again, and a row's puzzle never changes
     if found is None:
         try:
-            proof = Proof.from_json(puzzle_key(judge.start, row.goal, (row.target,)), row.proof)
+            proof = Proof.from_json(puzzle_key(live.start, row.goal, (row.target,)), row.proof)
         except (KeyError, TypeError, ValueError):
-            return judge
+            return live
         if len(_proven) >= PROVEN_MAX:
             _proven.clear()
-        found = _proven[row.id] = ProvenJudge(judge, proof)
+        found = _proven[row.id] = ProvenJudge(live.reader, proof)
     return found
 
 
@@ -441,7 +468,7 @@ def review(game_id: int):
         try:
             judge_of(current)
             board = render_board(position_of(current).board_rows(), lang=g.lang, marks=_marks(current),
-                                 playable=True, coordinates=_coordinates())
+                                 playable=True, coordinates=board_coordinates())
         except (GoalError, ValueError):
             board = None  # a finding that is no puzzle: said on the page, and it can be skipped
         puzzle = current
@@ -503,7 +530,42 @@ def show_answer(missed_id: int):
     which were shown)."""
     row = _own_missed_or_404(missed_id)
     session[SHOWN] = ([i for i in session.get(SHOWN, []) if i != row.id] + [row.id])[-SHOWN_MAX:]
-    return jsonify(answers=list(row.answers), message=_("Look at the glowing point. Now you try!"))
+    message = _("Look at the glowing point. Now you try!")
+    line = _line_of(row, json_body().get("attempt"))
+    if line:  # the kid is on the way: the move that works from here (the first moves are stones on the board now)
+        move = _next_move(row, line)
+        if move is not None:
+            return jsonify(answers=[move], message=message)
+    # from the start (the page sets the board back when the kid was on the way and no move from there works)
+    return jsonify(answers=list(row.answers), restart=bool(line), message=message)
+
+
+def _line_of(row: MissedCapture, attempt_id) -> list[str]:
+    """The moves and replies of the kid's open try at this retry puzzle (the page's ``attempt``), or [] for none:
+    a made-up id, another kid's try or one that is over is no line."""
+    if not isinstance(attempt_id, int) or isinstance(attempt_id, bool) or not 0 < attempt_id <= ID_MAX:
+        return []
+    attempt = db.session.get(Attempt, attempt_id)
+    if attempt is None or attempt.kid_id != current_user.id or attempt.lesson_id != f"review:{row.id}" \
+            or attempt.result != "open":
+        return []
+    return line_of(attempt)
+
+
+def _next_move(row: MissedCapture, line: list[str]) -> str | None:
+    """A move that still works after ``line`` (the judge says so), or None."""
+    try:
+        judge = judge_of(row)
+        game = judge.reader._replay(line)
+        if game.to_move != judge.reader.solver:
+            return None
+        result, best = judge.best(game)
+        if best is None or result == LOSE:
+            return None
+        move = game.name(best)
+        return move if judge.judge(line, move).result in ("continue", "correct") else None
+    except (GoalError, ValueError, BudgetExceeded):
+        return None
 
 
 @bp.post("/missed/<int:missed_id>/skip")
@@ -529,7 +591,7 @@ def practice():
     for f in rows:
         try:
             board = render_board(position_of(f).board_rows(), lang=g.lang, marks=_marks(f),
-                                 coordinates=_coordinates())
+                                 coordinates=board_coordinates())
         except ValueError:
             continue
         items.append({"row": f, "board": board, "prompt": prompt(f)})

@@ -224,7 +224,7 @@ def state_of(row: LiveGame, game, you: str | None) -> dict:
         "hold": notify.hold_seconds(),  # > 0: a page may ask to be held until the game changes (?wait=)
     }
     if row.state in ("counting", "disputed"):
-        view = _count_view(row, game, list(row.dead or []), you)
+        view = _count_view(row, game, list(row.dead or []), you, coordinates=games.board_coordinates())
         body.update(count_board=str(view["board"]), points=view["points"], points_words=view["points_words"],
                     referee=view["referee"], kid_line=view["kid_line"], tone=view["tone"])
     if row.state == "adjourned":
@@ -311,7 +311,7 @@ def page(game_id: int):
     game = _position(row)
     state = state_of(row, game, you)
     board = render_board(game.board_rows(), lang=g.lang, playable=you is not None and row.state == "playing",
-                         last=_last(row))
+                         last=_last(row), coordinates=games.board_coordinates())
     urls = {what: url_for(f"live.{what}", game_id=row.id)
             for what in ("state", "move", "resign", "draw", "react", "count", "agree", "dispute", "resume",
                          "settle")}
@@ -831,7 +831,8 @@ def _keep_records(row: LiveGame, game, you: str | None = None) -> list[dict]:
     for color, kid_id in (("black", row.black_id), ("white", row.white_id)):
         record = PlayedGame(kid_id=kid_id, kind=row.kind, size=row.size, komi=row.komi, handicap=0,
                             capture_goal=row.capture_goal, kid_color=color, opponent="friend",
-                            friend_name=players[_other(color)]["name"][:40] or None, seed=0, moves=list(row.moves),
+                            friend_name=players[_other(color)]["name"][:40] or None,
+                            friend_id=row.white_id if color == "black" else row.black_id, seed=0, moves=list(row.moves),
                             ply=row.ply, state="finished", dead=list(row.dead or []), result=row.result,
                             winner=row.winner, finished_at=row.finished_at or utcnow())
         db.session.add(record)

@@ -140,11 +140,13 @@ def player_passed(name: str) -> str:
 
 
 def computer_disagrees(name: str, holds: str = "alive") -> str:
-    """The computer refuses a tap while counting: it holds the tapped stones ``alive`` (the kid's opponent's) or
-    ``dead`` (the kid's own, which it proposed as caught)."""
+    """The computer refuses a tap while counting: it holds the tapped stones ``alive`` (the kid's opponent's),
+    ``dead`` (the kid's own, which it proposed as caught) or ``yours`` (the kid's own, alive: they count for the kid)."""
     if holds == "dead":
         return _("%(name)s does not agree: those stones of yours are caught. Think they can get away? Keep playing!",
                  name=name)
+    if holds == "yours":
+        return _("%(name)s says: those stones of yours are alive, and they count for you!", name=name)
     return _("%(name)s does not agree: those stones are alive. Think you can capture them? Keep playing!", name=name)
 
 

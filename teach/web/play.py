@@ -21,6 +21,7 @@ from flask_babel import ngettext
 from flask_login import current_user
 
 from teach.go import IllegalMove, bot, counting
+from teach.go.game import EMPTY
 from teach.go.handicap import max_fixed_handicap
 from teach.go.scoring import stones_text
 from teach.models import PlayedGame, utcnow
@@ -292,8 +293,11 @@ def capture_reason(name: str | None, n: int, goal: int | None) -> str:
 
 def score_words(result: str | None) -> str:
     """What a counted record means, beside it: "W+7.5" is "(7.5 points = 3¾ stones)", so the record's points and
-    the referee's stones are seen to be one margin. Empty for a result that is no count (B+R, B+C3, 0)."""
-    margin = (result or "").partition("+")[2]
+    the referee's stones are seen to be one margin; a resignation in words ("B+R" is "(White resigned)"). Empty
+    for a result the page says otherwise (B+C3: the capture count is on the card; 0: a draw)."""
+    side, _plus, margin = (result or "").partition("+")
+    if margin.upper() == "R" and side.upper() in ("B", "W"):
+        return _("(White resigned)") if side.upper() == "B" else _("(Black resigned)")
     try:
         points = Fraction(margin)
     except (ValueError, ZeroDivisionError):
@@ -315,9 +319,10 @@ def _count_sentence(result: str) -> str:
         return ""
     side = _("Black") if color == "B" else _("White")
     n = stones_text(stones)
+    # "wins by", not "has more": the margin counts White's compensation, so an even board is still a win by 3¾
     if stones <= 1:
-        return _("%(side)s has %(n)s stone more: %(side)s wins!", side=side, n=n)
-    return _("%(side)s has %(n)s stones more: %(side)s wins!", side=side, n=n)
+        return _("%(side)s wins by %(n)s stone!", side=side, n=n)
+    return _("%(side)s wins by %(n)s stones!", side=side, n=n)
 
 
 # ---------------------------------------------------------------------- moves
@@ -502,7 +507,8 @@ def _proposal(game) -> list[str]:
     return counting.proposal(game)
 
 
-def _count_view(row: PlayedGame, game, dead: list[str], you: str | None = None) -> dict:
+def _count_view(row: PlayedGame, game, dead: list[str], you: str | None = None,
+                coordinates: bool | None = None) -> dict:
     """The count screen: the board with the dead stones faded and every point's owner as a small square, the
     referee's sentence, the RE, and the same in kid words; ``tone``: "ahead" or "behind" for the child playing
     ``you`` (the kid line is green only when that child is ahead), "" at one tablet or a draw."""
@@ -520,12 +526,26 @@ def _count_view(row: PlayedGame, game, dead: list[str], you: str | None = None) 
     marks = _Squares(square=[n for n, c in classes.items() if any(k.startswith("own-") for k in c)
                              and (n in dead_set or game.color_at(n) is None)])
     board = render_board(game.board_rows(), lang=g.lang, playable=True, marks=marks, point_classes=classes,
-                         coordinates=step_settings(None)["coordinates"])
+                         coordinates=step_settings(None)["coordinates"] if coordinates is None else coordinates)
     score = result.score
     return {"board": board, "dead": list(dead), "points": str(score), "points_words": score_words(str(score)),
             "referee": result.referee_zh() if g.lang == "zh" else result.referee_en(),
-            "kid_line": _count_sentence(str(score)), "winner": score.winner,
+            "kid_line": " ".join(filter(None, (_count_sentence(str(score)), _open_words(game, result.owner)))),
+            "winner": score.winner,
             "tone": "" if you is None or score.winner is None else "ahead" if score.winner == you else "behind"}
+
+
+OPEN_SAID = 4  # empty points nobody owns that the count's words point out (a point or two between walls is usual)
+
+
+def _open_words(game, owner: list[str]) -> str:
+    """Said when a game ended with land still open: those points are shared half and half, which children who
+    passed early did not expect ("you win by 3¼" on a board half empty); playing on would take them."""
+    n = sum(1 for p, o in enumerate(owner) if not o and game.board[p] == EMPTY)
+    if n < OPEN_SAID:
+        return ""
+    return ngettext("%(num)d point belongs to nobody yet, so it is shared. Keep playing to make it yours!",
+                    "%(num)d points belong to nobody yet, so they are shared. Keep playing to make them yours!", n)
 
 
 @dataclass
@@ -577,16 +597,17 @@ def _counting_side(row: PlayedGame) -> str | None:
 
 
 def _computer_holds(row: PlayedGame, game, dead: list[str]) -> str | None:
-    """Against the computer the kid counts alone, so the computer holds to what it proposed: the kid may mark
-    the kid's own stones dead, or the computer's alive (both only cost the kid), and take such a mark back;
-    marking the computer's stones dead beyond its proposal is refused ("alive": the computer holds they live, the
-    kid plays on to capture them), and so is marking alive the kid's own stones it proposed dead ("dead": the kid
-    plays on to save them). None when the computer agrees."""
+    """Against the computer the kid counts alone, so the computer holds to what it proposed: the kid may mark the
+    computer's stones alive (that only costs the kid) and take such a mark back; marking the computer's stones dead
+    beyond its proposal is refused ("alive": the computer holds they live, the kid plays on to capture them), and
+    so is marking alive the kid's own stones it proposed dead ("dead": the kid plays on to save them). Marking the
+    kid's own living stones dead is refused too ("yours"): a child exploring with taps lost a won game by one tap
+    on a big group. None when the computer agrees."""
     proposed = set(row.proposed or [])
     kid = row.kid_color
     for name in set(dead) - set(row.dead or []):
-        if game.color_at(name) != kid and name not in proposed:
-            return "alive"
+        if name not in proposed:
+            return "alive" if game.color_at(name) != kid else "yours"
     for name in set(row.dead or []) - set(dead):
         if game.color_at(name) == kid and name in proposed:
             return "dead"

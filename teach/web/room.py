@@ -23,7 +23,7 @@ from flask_login import current_user
 
 from teach.models import (Group, LessonProgress, LiveGame, LiveInvitation, LiveRound, Membership, PlayRoom,
                           RoomPresence, User, utcnow)
-from teach.web import games, live, notify, rank
+from teach.web import classroom, games, live, notify, rank
 from teach.web.access import kid_required, teacher_required
 from teach.web.board import render_board
 from teach.web.extensions import db
@@ -43,6 +43,7 @@ AWAY_CHOICES = (1, 2, 5, 10, 30)  # minutes the teacher may choose
 PRESENT = timedelta(seconds=40)  # a room page asks every few seconds; gone longer than this: left the room
 PRESENCE_EVERY = timedelta(seconds=10)
 INVITATION_OPEN = timedelta(minutes=2)
+DECLINED_TOLD = timedelta(minutes=1)  # how long after a "no thanks" the room still tells the child who asked
 SENT_MAX = 3  # pending invitations a child may have out at once
 ROOM_POLL_MS = 2500
 LIVE_GAMES_MAX = 60  # games on the teacher's live view (a big class has 20)
@@ -104,7 +105,8 @@ def room(class_id: int):
     _here(group.id)
     db.session.commit()
     settings = room_settings(group.id)
-    choices = [(c, game_words(*GAME_CHOICES[c], settings.capture_goal)) for c in settings.kinds if c in GAME_CHOICES]
+    choices = [(c, game_words(*GAME_CHOICES[c], settings.capture_goal), *GAME_CHOICES[c])
+               for c in settings.kinds if c in GAME_CHOICES]
     return render_template("room/room.html", group=group, choices=choices, settings=settings,
                            state_url=url_for("room.state", class_id=group.id),
                            invite_url=url_for("room.invite", class_id=group.id), poll=ROOM_POLL_MS)
@@ -168,21 +170,47 @@ def state(class_id: int):
                               .where(LiveInvitation.group_id == group.id, LiveInvitation.from_id == me,
                                      LiveInvitation.state == "pending", LiveInvitation.created_at >= since)
                               .order_by(LiveInvitation.id)).all()
+    # a "no thanks" is told to the child who asked (the sent card just went away, and a child waits on): for a
+    # while after it came, and the page says each one once
+    declined = db.session.execute(sa.select(LiveInvitation, User).join(User, User.id == LiveInvitation.to_id)
+                                  .where(LiveInvitation.group_id == group.id, LiveInvitation.from_id == me,
+                                         LiveInvitation.state == "declined",
+                                         LiveInvitation.answered_at >= utcnow() - DECLINED_TOLD)
+                                  .order_by(LiveInvitation.id)).all()
     mine = db.session.scalars(sa.select(LiveGame).where(
         LiveGame.group_id == group.id, sa.or_(LiveGame.black_id == me, LiveGame.white_id == me),
         LiveGame.state.in_((*live.ACTIVE, "adjourned"))).order_by(LiveGame.id.desc()).limit(10)).all()
     active = next((r for r in mine if r.state in live.ACTIVE), None)
     return jsonify(
         result="ok", here=here,
+        sitting_out=None if active else _sat_out(group.id, me, any(not k["busy"] for k in here)),
         invitations=[dict(_kid_card(u), invitation=i.id, game=game_words(i.kind, i.size, i.capture_goal),
                           accept=url_for("room.answer", invitation_id=i.id, action="accept"),
                           decline=url_for("room.answer", invitation_id=i.id, action="decline"))
                      for i, u in invitations],
         sent=[dict(_kid_card(u), invitation=i.id, game=game_words(i.kind, i.size, i.capture_goal),
                    withdraw=url_for("room.answer", invitation_id=i.id, action="withdraw")) for i, u in sent],
+        declined=[dict(_kid_card(u), invitation=i.id,
+                       message=_("%(name)s said no thanks this time. Invite another classmate, or ask again later!",
+                                 name=games.first_name(u.name))) for i, u in declined],
         game=url_for("live.page", game_id=active.id) if active else None,
         resting=[{"url": url_for("live.page", game_id=r.id), "game": game_words(r.kind, r.size, r.capture_goal)}
                  for r in mine if r.state == "adjourned"])
+
+
+def _sat_out(group_id: int, me: int, someone_free: bool) -> str | None:
+    """What the child left out of the teacher's latest round (an odd number of children) is told while that
+    round's games go on, or None: a child who sees everyone start playing and nothing happen thinks it is broken.
+    Inviting a classmate is suggested only when one in the room is free to play and invitations are open."""
+    latest = db.session.execute(sa.select(LiveRound.id, LiveRound.sitting_out).where(LiveRound.group_id == group_id)
+                                .order_by(LiveRound.id.desc()).limit(1)).first()
+    if latest is None or me not in (latest.sitting_out or []) or db.session.scalar(sa.select(LiveGame.id).where(
+            LiveGame.round_id == latest.id, LiveGame.state.in_(live.ACTIVE)).limit(1)) is None:
+        return None
+    if someone_free and room_settings(group_id).invitations_open:
+        return _("Everyone else got a partner this round, so you sit this one out. Invite a classmate who is "
+                 "free, or wait for the next round!")
+    return _("Everyone else got a partner this round, so you sit this one out. Wait for the next round!")
 
 
 @bp.post("/<int:class_id>/invite")
@@ -205,6 +233,7 @@ def invite(class_id: int):
     if to in _busy_ids(group.id):
         return jsonify(result="busy", message=_("That friend is playing a game now.")), 409
     since = utcnow() - INVITATION_OPEN
+    classroom.hold(User, current_user.id)  # one invitation at a time per child: a double tap sends one
     pending = db.session.scalars(sa.select(LiveInvitation).where(
         LiveInvitation.from_id == current_user.id, LiveInvitation.state == "pending",
         LiveInvitation.created_at >= since)).all()
@@ -285,10 +314,13 @@ def live_view(class_id: int):
                                    .order_by(LiveRound.id.desc()).limit(1))
     here = present_kids(group.id)
     busy = _busy_ids(group.id)  # in the room but in a game: not paired by the next round
+    # the child left out of the latest round is named while that round's games go on (not after they ended)
+    round_on = last_round is not None and any(r.round_id == last_round.id and r.state in live.ACTIVE for r in rows)
     return render_template("room/live.html", group=group, settings=settings, games=[_live_card(r) for r in rows],
                            boards=boards, choices=[(c, choice_words(c)) for c in GAME_CHOICES],
                            goals=CAPTURE_GOALS, away_choices=AWAY_CHOICES, last_round=last_round,
-                           sitting_out=_names(last_round.sitting_out if last_round else []),
+                           sitting_out=_names(last_round.sitting_out if round_on else []),
+                           active=sum(1 for r in rows if r.state in live.ACTIVE),
                            waiting=[k for k in here if k.id not in busy], playing=[k for k in here if k.id in busy],
                            data_url=url_for("room.live_data", class_id=group.id))
 
@@ -447,6 +479,38 @@ def pairs_for(kid_ids: list[int], pairing: str, rng: random.Random) -> tuple[lis
         rng.shuffle(kids)
         out = [live.colours(kids[i], kids[i + 1], rng) for i in range(0, len(kids) - 1, 2)]
     return out, kids[len(out) * 2:]
+
+
+@bp.post("/class/<int:class_id>/stop")
+@teacher_required
+def stop_games(class_id: int):
+    """The lesson is over: every game of the class going on rests (adjourned, as when a child leaves), and the
+    children can play on later; nothing is decided for them. Each game is stopped by one conditional update, so
+    a move arriving at the same moment is either played before or told the game rests."""
+    group = class_or_404(class_id)
+    rows = db.session.scalars(sa.select(LiveGame).where(LiveGame.group_id == group.id,
+                                                        LiveGame.state.in_(live.ACTIVE))).all()
+    stopped = []
+    now = utcnow()
+    for row in rows:
+        done = db.session.execute(sa.update(LiveGame).where(LiveGame.id == row.id, LiveGame.version == row.version,
+                                                            LiveGame.state.in_(live.ACTIVE))
+                                  .values(state="adjourned", draw_offer=None, agreed=[], version=LiveGame.version + 1,
+                                          updated_at=now).execution_options(synchronize_session=False))
+        if done.rowcount == 1:
+            db.session.refresh(row)
+            live.release_seats(row)
+            stopped.append(row)
+    db.session.commit()
+    for row in stopped:
+        notify.published(row.id, row.version)
+    if len(stopped) < len(rows):
+        flash(_("A game changed just as you stopped them; look at the games below and stop again if you need to."),
+              "error")
+    else:
+        flash(ngettext("%(num)d game stopped: it rests, and the children can play on later.",
+                       "%(num)d games stopped: they rest, and the children can play on later.", len(stopped)), "ok")
+    return redirect(url_for("room.live_view", class_id=group.id))
 
 
 @bp.post("/class/<int:class_id>/round")
