@@ -192,7 +192,62 @@ def test_a_puzzle_written_in_one_language_is_saved_with_those_words_for_both(dem
         source, lesson = stored.source, classroom.typed_lesson(stored)
     text = lesson.steps[0].text
     assert (text.get("zh"), text.get("en")) == ("抓住白老鼠！", "抓住白老鼠！") and "抓住白老鼠" in source
-    assert lesson.title.get("zh") == "抓老鼠" and lesson.title.get("en")
+    assert lesson.title.get("zh") == lesson.title.get("en") == "抓老鼠"  # the title too: not the instruction
+
+
+def test_a_title_written_in_one_language_names_the_lesson_in_both_whatever_language_the_instruction():
+    from teach.lessons.authoring import puzzle_lesson
+
+    text = {"zh": "黑先：吃掉角上的白子！", "en": "Black to play: catch the white stone in the corner!"}
+    for given, both in (({"en": "Corner catch", "zh": ""}, "Corner catch"), ({"zh": "角上吃子"}, "角上吃子")):
+        assert puzzle_lesson("x", "capture", 9, {}, text, given)["title"] == {"zh": both, "en": both}
+    assert puzzle_lesson("x", "capture", 9, {}, text, {})["title"] == text  # no title: the instruction names it
+
+
+def test_a_hint_written_in_the_editor_is_the_kids_hint_in_both_languages(demo, client):
+    from teach.models import Group, User
+
+    teacher_login(client)
+    status, _page = prove(demo, client, client.post("/teach/editor", data={**FORM, "hint_zh": "看看它还有几口气"},
+                                                    headers=ZH), ZH)
+    assert status == "done"
+    with demo.app_context():
+        pk, lesson_id = db.session.execute(sa.select(TeacherLesson.id, TeacherLesson.lesson_id)).one()
+        class_id = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+        lily = db.session.scalar(sa.select(User.id).where(User.name == "Lily"))
+    client.post(f"/teach/lessons/{pk}/classes", data={"class": class_id, "action": "publish"})
+    kid = demo.test_client()
+    assert kid.post(f"/kids/CAT234/{lily}", data={"pictures": "star,apple,sun"}).status_code == 302
+    for lang in (ZH, EN):  # written in Chinese only: the same words on an English page
+        assert kid.post(f"/learn/{lesson_id}/0/hint", json={}, headers=lang).get_json()["hint"] == "看看它还有几口气"
+    # no hint written: the page's own "no hint" words, as before
+    status, _page = prove(demo, client, client.post("/teach/editor", data=FORM, headers=EN))
+    with demo.app_context():
+        source = db.session.scalars(sa.select(TeacherLesson.source).order_by(TeacherLesson.id.desc())).first()
+    assert status == "done" and "hint" not in source
+
+
+def test_a_saved_puzzle_opens_in_the_editor_to_change_as_a_new_one(demo, client):
+    teacher_login(client)
+    status, _page = prove(demo, client, client.post("/teach/editor", data={**FORM, "hint_en": "Count its roads",
+                                                                          "title_en": "Mouse"}, headers=EN))
+    assert status == "done"
+    with demo.app_context():
+        pk = db.session.scalar(sa.select(TeacherLesson.id))
+    page = client.get(f"/teach/lessons/{pk}", headers=EN).get_data(as_text=True)
+    assert f'href="/teach/editor?copy={pk}"' in page and page.count("Catch the white mouse!") == 1  # said once
+    editor = client.get(f"/teach/editor?copy={pk}", headers=EN).get_data(as_text=True)
+    assert f'name="rows" value="{"/".join(MOUSE)}"' in editor or "/".join(MOUSE) in editor
+    for field, value in (("text_en", "Catch the white mouse!"), ("title_en", "Mouse"), ("hint_en", "Count its roads"),
+                         ("target", "E5")):
+        assert re.search(rf'name="{field}"[^>]*value="{re.escape(value)}"', editor), field
+    assert re.search(r'<option value="capture"\s+selected', editor)
+    assert another_teacher(demo).get(f"/teach/editor?copy={pk}").status_code == 404  # not hers to copy
+    # saved again, it is a new puzzle: the old one is still there
+    changed = client.post("/teach/editor", data={**FORM, "text_en": "Catch it again!"}, headers=EN)
+    assert prove(demo, client, changed)[0] == "done"
+    with demo.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(TeacherLesson)) == 2
 
 
 def test_the_editor_opens_a_lesson_diagram(demo, client):
@@ -235,6 +290,25 @@ def test_trying_a_saved_puzzle_as_a_kid_judges_moves_and_records_nothing(demo, c
 
 
 # ---------------------------------------------------------------------- the demo board
+def test_trying_a_move_that_works_but_is_not_the_best_takes_it_back_as_a_kids_page_does(demo, client):
+    """A move that keeps the win without bringing it nearer is no move of the line: the teacher is told what a kid
+    is told, the stone goes back, and the next tap is judged (it was kept as a move with no answer, and the next
+    tap was refused)."""
+    caught = Game.from_sgf("(;SZ[9]AB[bb]AW[aa])").board_rows()  # a white stone in the corner, caught already
+    teacher_login(client)
+    form = {**FORM, "rows": "/".join(caught), "target": "A9", "text_zh": "吃掉角上的白子！",
+            "text_en": "Catch the white stone in the corner!"}
+    status, _page = prove(demo, client, client.post("/teach/editor", data=form, headers=EN))
+    assert status == "done"
+    with demo.app_context():
+        pk = db.session.scalar(sa.select(TeacherLesson.id))
+    slow = client.post(f"/teach/editor/try/{pk}/move", json={"line": [], "move": "J1"}, headers=EN).get_json()
+    assert slow["result"] == "slow" and slow["line"] == [] and "better move" in slow["message"]
+    assert slow["rows"][8][8] == "X" and slow["back_rows"] == caught  # shown, then taken back
+    after = client.post(f"/teach/editor/try/{pk}/move", json={"line": slow["line"], "move": "B9"}, headers=EN)
+    assert after.status_code == 200 and after.get_json()["result"] in ("correct", "continue")
+
+
 def test_the_demo_board_plays_moves_through_the_engine(demo, client):
     teacher_login(client)
     assert client.get("/teach/board", headers=ZH).status_code == 200
@@ -258,6 +332,17 @@ def test_the_demo_board_refuses_what_the_page_never_sends(demo, client, body):
     teacher_login(client)
     assert client.post("/teach/board/play", json=body).status_code == 400
     assert client.post("/teach/board/ask", json={**body, "point": "E5"}).status_code == 400
+
+
+def test_stones_set_up_with_no_liberty_are_named_not_a_server_error(demo, client):
+    """A white stone in the corner with black on both its sides: the page lets a teacher put stones anywhere."""
+    teacher_login(client)
+    rows = ["." * 9] * 7 + ["X........", "OX......."]
+    for url, extra in (("/teach/board/play", {"moves": ["E5"]}), ("/teach/board/ask", {"point": "B1"})):
+        for lang, words in ((EN, "The stones on A1 have no liberties"), (ZH, "A1上的棋子一口气也没有")):
+            r = client.post(url, json={"rows": rows, "to_play": "black", **extra}, headers=lang)
+            assert r.status_code == 400 and r.get_json()["result"] == "no-room"
+            assert r.get_json()["message"].startswith(words)
 
 
 @pytest.mark.parametrize("sgf, point, result", [
@@ -414,6 +499,117 @@ def test_a_kid_s_try_on_a_teacher_s_own_puzzle_is_named_and_replayed_on_the_kid_
     assert shown.status_code == 200
     text = shown.get_data(as_text=True)
     assert "Catch the white mouse" in text and "Lily played A1: a wrong move." in text and "E4" in text
+
+
+def test_a_teachers_own_lesson_is_homework_everywhere_homework_is_shown(demo, outsider, client):
+    """A teacher's own lesson, once published to the class, can be given as homework: the kid's map shows it with
+    its day, the dashboard counts it and gives it columns and a mistake map, the parent sees it as homework, the
+    teacher prints it on a worksheet; a draft cannot be given, and deleting the lesson takes its homework away."""
+    from datetime import date
+
+    from teach.models import Assignment, Group, User
+
+    teacher_login(client)
+    pk = _saved_puzzle(demo, client)
+    with demo.app_context():
+        lesson_id = db.session.get(TeacherLesson, pk).lesson_id
+        class_id = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+        ming = db.session.scalar(sa.select(User.id).where(User.name == "明明"))
+
+    def assigned() -> list[str]:
+        with demo.app_context():
+            return list(db.session.scalars(sa.select(Assignment.lesson_id).where(Assignment.group_id == class_id)))
+
+    before = assigned()
+    homework = {"what": f"own:{lesson_id}", "due": date.today().isoformat()}
+    # a draft: the class's kids do not see it, so it is not offered and cannot be given
+    assert f'value="own:{lesson_id}"' not in client.get(f"/teach/classes/{class_id}").get_data(as_text=True)
+    client.post(f"/teach/classes/{class_id}/assignments", data=homework)
+    assert assigned() == before
+    client.post(f"/teach/lessons/{pk}/classes", data={"class": class_id, "action": "publish"})
+    page = client.get(f"/teach/classes/{class_id}", headers=EN).get_data(as_text=True)
+    assert re.search(rf'<option value="own:{lesson_id}">Catch the white mouse', page)
+    client.post(f"/teach/classes/{class_id}/assignments", data=homework)
+    client.post(f"/teach/classes/{class_id}/assignments", data=homework)  # a second send adds nothing
+    assert assigned() == before + [lesson_id]
+    listed = client.get(f"/teach/classes/{class_id}", headers=ZH).get_data(as_text=True).split("assignment-list")[1]
+    assert "抓住白老鼠" in listed.split("</ul>")[0] and "我们自己的课" in listed.split("</ul>")[0]
+
+    kid = demo.test_client()
+    assert kid.post(f"/kids/CAT234/{ming}", data={"pictures": "cat,fish,moon"}).status_code == 302
+    learn = kid.get("/learn/", headers=EN).get_data(as_text=True)
+    from_teacher = learn.split('class="homework"', 1)[1].split("</section>", 1)[0]
+    assert re.search(rf'data-lesson="{lesson_id}"[^>]*data-assigned="{date.today()}"', from_teacher)
+    assert "class-lessons" not in learn  # given as homework, it is not listed a second time
+    for _ in range(3):
+        assert kid.post(f"/learn/{lesson_id}/0/move", json={"move": "A1", "attempt": None, "ply": 0}) \
+            .get_json()["result"] == "wrong"
+
+    board = client.get(f"/teach/classes/{class_id}/dashboard", headers=EN).get_data(as_text=True)
+    assert "Our own lessons" in board and "📌 Catch the white mouse" in board
+    assert f'href="/teach/classes/{class_id}/mistakes/{lesson_id}/0"' in board  # from "stuck" and from the grid
+    mistakes = client.get(f"/teach/classes/{class_id}/mistakes/{lesson_id}/0", headers=EN)
+    assert mistakes.status_code == 200
+    assert re.findall(r'data-move="(\w+)" data-kids="(\d+)" data-reply="(\w+)"', mistakes.get_data(as_text=True)) \
+        == [("A1", "1", "E4")]
+    assert "<h2>a = A1" in mistakes.get_data(as_text=True)  # a small letter: the capitals name the columns
+    assert re.search(r'<text class="label"[^>]*>a</text>', mistakes.get_data(as_text=True))  # on the board too
+
+    mum = demo.test_client()
+    assert mum.post("/login", data={"email": "parent@example.com", "password": "little-mouse-42"}).status_code == 302
+    for page in (f"/family/kids/{ming}", f"/family/kids/{ming}/week"):
+        text = re.sub(r"\s+", " ", mum.get(page, headers=EN).get_data(as_text=True))
+        assert re.search(rf"<li[^>]*> ?Catch the white mouse!? · due {date.today()}", text), page
+    assert kid.post(f"/learn/{lesson_id}/0/move", json={"move": "E4", "attempt": None, "ply": 0}) \
+        .get_json()["result"] == "correct"
+    week = mum.get(f"/family/kids/{ming}/week", headers=EN).get_data(as_text=True)
+    assert f'<li data-lesson="{lesson_id}"' in week  # finished this week, as the map's lessons are
+    done = kid.get("/learn/", headers=EN).get_data(as_text=True).split(f'data-lesson="{lesson_id}"', 1)[1]
+    assert "✅ Done!" in done.split("</li>", 1)[0]  # done homework: no red day any more
+
+    picker = client.get("/teach/worksheet?topic=own", headers=EN).get_data(as_text=True)
+    assert re.search(r'name="topic" value="own"[^>]*>My own lessons', picker) and f'value="own:{pk}:0"' in picker
+    sheet = client.get(f"/teach/worksheet?p=own:{pk}:0&make=1", headers=EN)
+    assert sheet.status_code == 200 and "E4" in sheet.get_data(as_text=True)
+    assert another_teacher(demo).get(f"/teach/worksheet?p=own:{pk}:0&make=1").status_code == 404  # not hers
+
+    client.post(f"/teach/lessons/{pk}/delete", data={"confirm": "1"})
+    assert assigned() == before
+    assert lesson_id not in client.get(f"/teach/classes/{class_id}").get_data(as_text=True)
+    followed = mum.get(f"/family/kids/{ming}", headers=EN).get_data(as_text=True)  # what was done stays, unnamed
+    assert "A lesson that is no longer there" in followed and lesson_id not in followed
+
+
+def test_publishing_sent_four_times_at_once_publishes_once_and_answers_every_time(demo, client):
+    """A double click, or two tabs: every send is answered (a unique row written twice was a 500)."""
+    import threading
+
+    from teach.models import Group, TeacherLessonClass
+
+    teacher_login(client)
+    pk = _saved_puzzle(demo, client)
+    with demo.app_context():
+        class_id = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+    demo.config["WTF_CSRF_ENABLED"] = False
+    tabs = [demo.test_client() for _ in range(4)]
+    for tab in tabs:
+        teacher_login(tab)
+    start, answers = threading.Barrier(len(tabs)), []
+
+    def publish(tab):
+        start.wait()
+        answers.append(tab.post(f"/teach/lessons/{pk}/classes", data={"class": class_id, "action": "publish"})
+                       .status_code)
+
+    threads = [threading.Thread(target=publish, args=(tab,)) for tab in tabs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert answers == [302] * len(tabs)
+    with demo.app_context():
+        assert db.session.scalars(sa.select(TeacherLessonClass.group_id).where(
+            TeacherLessonClass.lesson_pk == pk)).all() == [class_id]
 
 
 def test_publishing_to_a_class_that_is_not_yours_changes_nothing(demo, outsider, client):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from teach.models import Assignment, Attempt, Group, LessonProgress, Membership, TeacherLesson, User
+from teach.models import Assignment, Attempt, Group, LessonProgress, Membership, StickerAward, TeacherLesson, User
 from teach.web.extensions import db
 
 EN = {"Accept-Language": "en"}
@@ -347,6 +347,8 @@ def test_dashboard_shows_progress_stuck_and_overdue_and_the_mistake_map(demo, cl
         db.session.commit()
     page = client.get(f"/teach/classes/{class_id}/dashboard", headers=EN).get_data(as_text=True)
     assert "Stuck" in page and "Overdue" in page and "小红" in page
+    # homework under way (小红's three tries) is "…", not the "·" of homework nobody started
+    assert re.search(r'<td class="stuck overdue">… <small>3× ', page) and '<td class="overdue">·</td>' in page
     # "stuck" leads to the puzzle the kid is stuck on (the grid's links are hidden on a phone)
     assert f'class="stuck-link" href="/teach/classes/{class_id}/mistakes/web-second/0"' in page
     zh = client.get(f"/teach/classes/{class_id}/dashboard", headers={"Accept-Language": "zh"})
@@ -443,6 +445,18 @@ def test_kid_detail_timeline_weak_topics_and_replay(demo, client):
     assert client.get(f"/teach/classes/{class_id}/kids/{lily}/attempts/{other_id}").status_code == 404
 
 
+def test_a_kid_s_practice_tries_are_named_as_the_practice_set_not_as_a_lesson_that_is_gone(demo, client):
+    teacher_login(client)
+    class_id, lily = demo_class(demo), kid_id(demo, "Lily")
+    with demo.app_context():
+        db.session.add(Attempt(kid_id=lily, lesson_id="practice:atari:1:42", step=3, first_move="D4",
+                               moves=[{"move": "D4", "verdict": "correct"}], result="solved"))
+        db.session.commit()
+    tries = client.get(f"/teach/classes/{class_id}/kids/{lily}", headers=EN).get_data(as_text=True) \
+        .split("Recent tries", 1)[1].split("</ul>", 1)[0]
+    assert "Practice: " in tries and "level 1 #4" in tries and "no longer there" not in tries
+
+
 def test_worksheet_prints_puzzles_with_an_answer_key(demo, client):
     teacher_login(client)
     assert "web-second:0" in client.get("/teach/worksheet").get_data(as_text=True)
@@ -450,9 +464,18 @@ def test_worksheet_prints_puzzles_with_an_answer_key(demo, client):
     assert page.count('class="sheet-puzzle"') == 2 and "Answer key" in page and "print.css" in page
     # on paper there is no stone beside the words: each puzzle says who plays first
     assert re.findall(r'class="sheet-first">([^<]*)<', page) == ["⚫ Black plays first"] * 2
+    assert "Black plays first</span> · " in page  # set apart from the puzzle's words
     answers = re.findall(r'data-answers="([^"]*)"', page)
     assert answers[0] == "E4" and answers[1]  # the second puzzle lists no answers: the reader found them
     assert client.get("/teach/worksheet?p=web-first:0").status_code == 404
+    # back from the sheet to the picks, with them ticked; and a whole topic ticked with one button
+    back = re.search(r'href="([^"]*)">← Change the puzzles', page).group(1).replace("&amp;", "&")
+    picker = client.get(back, headers=EN).get_data(as_text=True)
+    assert sorted(re.findall(r'name="p" value="([^"]+)" checked', picker)) == ["web-first:1", "web-second:0"]
+    one = client.get("/teach/worksheet?topic=capture&p=web-first:1", headers=EN).get_data(as_text=True)
+    assert re.findall(r'name="p" value="([^"]+)" checked', one) == ["web-first:1"] and 'id="tick-all"' in one
+    every = client.get("/teach/worksheet?all=capture&p=web-first:1", headers=EN).get_data(as_text=True)
+    assert sorted(re.findall(r'name="p" value="([^"]+)" checked', every)) == ["web-first:1", "web-second:0"]
 
 
 @pytest.fixture(autouse=True)
@@ -493,6 +516,10 @@ GOOD_LESSON = (WEB_LESSONS / "capture" / "web-second.yaml").read_text().replace(
     ("pic.yaml", b"\x89PNG\r\n\x1a\n\x00\x00", "not a text file"),
     ("huge.yaml", b"a" * (65 * 1024), "too big"),
     ("topic.yaml", GOOD_LESSON.replace("topic: capture", "topic: nowhere").encode(), "There is no topic"),
+    # a sticker of the map (or a milestone): a kid finishing it would be shown that sticker, and not win it later
+    ("sticker.yaml", GOOD_LESSON.replace("id: my-own-star", "id: web-first-badge").encode(), "is a sticker of the map"),
+    ("milestone.yaml", GOOD_LESSON.replace("id: my-own-star", "id: milestone-first-lesson").encode(),
+     "is a sticker of the map"),
 ])
 def test_an_uploaded_lesson_with_errors_is_not_saved(demo, client, name, data, says):
     teacher_login(client)
@@ -518,6 +545,13 @@ def test_an_uploaded_lesson_that_checks_is_saved_and_shown_to_the_class(demo, cl
     again = client.post("/teach/lessons", data={"lesson": (io.BytesIO(GOOD_LESSON.encode()), "mine.yaml")},
                         content_type="multipart/form-data", headers=EN)
     assert again.status_code == 422 and "exists already" in again.get_data(as_text=True)
+    # nor another teacher: two lessons of one id in a class would share its kids' progress and homework
+    zoe = demo.test_client()
+    assert zoe.post("/signup", data={"email": "zoe@example.com", "password": "long-enough-9", "confirm":
+                                     "long-enough-9", "name": "Zoe", "role": "teacher"}).status_code == 302
+    theirs = zoe.post("/teach/lessons", data={"lesson": (io.BytesIO(GOOD_LESSON.encode()), "mine.yaml")},
+                      content_type="multipart/form-data", headers=EN)
+    assert theirs.status_code == 422 and "exists already" in theirs.get_data(as_text=True)
 
 
 
@@ -537,6 +571,14 @@ def test_kids_of_the_class_play_their_teachers_own_lesson(demo, outsider, client
     assert wrong["result"] == "wrong"
     with demo.app_context():
         assert db.session.scalar(sa.select(Attempt.first_move).where(Attempt.lesson_id == "my-own")) == "J1"
+    # its sticker is in the sticker book to win (one more ❔), and once won it is shown by its name (not "a sticker")
+    to_win = kid.get("/learn/stickers", headers=EN).get_data(as_text=True).count('class="sticker missing"')
+    with demo.app_context():
+        db.session.add(StickerAward(kid_id=kid_id(demo, "Lily"), sticker_id="my-own-star"))
+        db.session.commit()
+    book = kid.get("/learn/stickers", headers=EN).get_data(as_text=True)
+    assert book.count('data-sticker="my-own-star" data-say="Little star"') == 1 and "A sticker<" not in book
+    assert book.count('class="sticker missing"') == to_win - 1
     # a kid of another class does not get it
     zed = demo.test_client()
     zed.post(f"/kids/OTHER2/{outsider}", data={"pictures": "cat,cat,cat"})
@@ -615,7 +657,10 @@ def test_a_lesson_kept_before_proofs_were_stored_is_read_live(demo, client):
         db.session.add(TeacherLesson(owner_id=owner, lesson_id="my-own", filename="mine.yaml", source=GOOD_LESSON))
         db.session.commit()
         judge = typed_lesson(db.session.scalar(sa.select(TeacherLesson))).puzzles[0].judge()
-        assert not isinstance(judge, ProvenJudge) and judge.judge([], "J1").result == "wrong"
+        assert isinstance(judge, ProvenJudge) and judge.proof is None  # no proof kept: every move is read
+        before = (judge.looked_up, judge.read)  # the typed lesson, and its judge, are kept for the process
+        assert judge.judge([], "J1").result == "wrong"
+        assert (judge.looked_up, judge.read) == (before[0], before[1] + 1)
 
 
 # the mouse of web-first as an SGF: black E6 D5 F5, white E5 and E3; black to capture at E4
@@ -630,7 +675,10 @@ def _own_lesson_count(app) -> int:
 
 
 @pytest.mark.parametrize("data, form, says", [
-    (b"(;SZ[9]AB[ed][de", {}, "could not be read"),
+    (b"(;SZ[9]AB[ed][de", {}, "A value is not closed: a “]” is missing (near character"),
+    (b"(;SZ[9]AB[ed][de][fe]AW[ee]", {}, "a “)” is missing at its end"),
+    (b"(;SZ[9]AB[ed][de][fe]aw[ee])", {}, "“aw” is not an SGF property"),
+    (b"(SZ[9]AB[ed][de][fe]AW[ee])", {}, "cannot be read near character 2"),
     (b"\x89PNG\r\n\x1a\n\x00\x00", {}, "not an SGF file"),
     (b"(;SZ[9]AB[aa]" + b"C[" + b"x" * (65 * 1024) + b"])", {}, "too big"),
     (MOUSE_SGF.replace(b"SZ[9]", b"SZ[19]"), {}, "9×9 or 13×13"),
@@ -643,7 +691,8 @@ def _own_lesson_count(app) -> int:
     (MOUSE_SGF, {"target": "Z99"}, "“Z99” is not a point"),  # the word at fault, named
     (MOUSE_SGF, {"goal": "win"}, "the goal"),
     (MOUSE_SGF, {"target": "A1"}, "A1"),  # no stone there: the checker says so
-    (MOUSE_SGF.replace(b"PL[B]", b"PL[W]"), {}, ""),  # white to move saves the mouse: no capture to prove
+    (MOUSE_SGF.replace(b"PL[B]", b"PL[W]"), {}, "belong to the wrong side"),  # white to move: its own mouse
+    (MOUSE_SGF.replace(b"AB[ed]", b"AB[zz]"), {}, "The point “zz” is not on the 9×9 board"),
 ])
 def test_an_sgf_problem_that_does_not_check_is_not_saved(demo, client, data, form, says):
     teacher_login(client)
@@ -653,6 +702,22 @@ def test_an_sgf_problem_that_does_not_check_is_not_saved(demo, client, data, for
     status, page = proof_answer(demo, client, r, EN)
     assert status in (422, "refused") and "was not saved" in page and says in page
     assert _own_lesson_count(demo) == before
+
+
+def test_an_sgf_that_cannot_be_read_is_told_in_the_teachers_language(demo, client):
+    teacher_login(client)
+    r = client.post("/teach/sgf", data={**SGF_FORM, "sgf": (io.BytesIO(b"(;SZ[9]AB[ed][de][fe]AW[ee]"), "p.sgf")},
+                    content_type="multipart/form-data", headers=ZH)
+    assert r.status_code == 422 and "结尾少了一个“)”" in r.get_data(as_text=True)
+    assert "missing" not in r.get_data(as_text=True)
+    off = client.post("/teach/sgf", data={**SGF_FORM, "sgf": (io.BytesIO(MOUSE_SGF.replace(b"AB[ed]", b"AB[zz]")),
+                                                              "p.sgf")}, content_type="multipart/form-data", headers=ZH)
+    assert "点“zz”不在9×9的棋盘上" in off.get_data(as_text=True) and "off the" not in off.get_data(as_text=True)
+    side = client.post("/teach/sgf", data={**SGF_FORM, "sgf": (io.BytesIO(MOUSE_SGF.replace(b"PL[B]", b"PL[W]")),
+                                                               "p.sgf")}, content_type="multipart/form-data",
+                       headers=ZH, follow_redirects=True)
+    status, page = proof_answer(demo, client, side, ZH)
+    assert "属于不对的一方" in page and "side to move" not in page
 
 
 def test_an_sgf_problem_is_proven_saved_and_played_by_the_class(demo, client):
@@ -806,3 +871,7 @@ def test_a_lesson_file_over_the_request_limit_is_answered_with_the_file_limit_no
     assert r.status_code == 413
     page = r.get_data(as_text=True)
     assert "That file is too big (at most 64 KB)." in page and "choose a smaller file" in page
+    # any other teacher form over the limit (a list of two thousand names) is no file: the general answer
+    names = client.post(f"/teach/classes/{demo_class(demo)}/kids", data={"names": "🐼" * 600_000}, headers=EN)
+    assert names.status_code == 413 and "too much to send at once" in names.get_data(as_text=True)
+    assert "file" not in names.get_data(as_text=True).split("<main", 1)[-1]

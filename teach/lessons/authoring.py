@@ -108,17 +108,25 @@ def new_lesson_id(owner_id: int) -> str:
     return f"sgf-{owner_id}-{secrets.token_hex(3)}"
 
 
-def puzzle_step(setup: Setup, goal: str, targets: list[str], text: dict[str, str]) -> dict:
-    """The ``{"puzzle": ...}`` step, as a lesson file spells it."""
-    return {"puzzle": {"sgf": setup.sgf, "to_play": setup.to_play, "goal": goal,
-                       "target": targets if len(targets) > 1 else targets[0], "text": dict(text)}}
+def puzzle_step(setup: Setup, goal: str, targets: list[str], text: dict[str, str],
+                hint: dict[str, str] | None = None) -> dict:
+    """The ``{"puzzle": ...}`` step, as a lesson file spells it; ``hint`` (the kid's 💡, in one language or both)
+    only when the teacher wrote one."""
+    step = {"sgf": setup.sgf, "to_play": setup.to_play, "goal": goal,
+            "target": targets if len(targets) > 1 else targets[0], "text": dict(text)}
+    if hint and any(hint.values()):
+        step["hint"] = both_languages(hint)
+    return {"puzzle": step}
 
 
 def puzzle_lesson(lesson_id: str, topic: str, size: int, step: dict, text: dict[str, str],
                   title: dict[str, str]) -> dict:
-    """A one-puzzle lesson around ``step``: its instruction is the intro and the recap too, and stands in for the
-    title in a language the teacher left without one."""
-    title = {lang: (title.get(lang) or "").strip()[:TITLE_MAX] or text[lang][:TITLE_MAX] for lang in LANGUAGES}
+    """A one-puzzle lesson around ``step``: its instruction is the intro and the recap too. A title written in one
+    language names it in both (as an instruction written in one language is said in both); with no title at all,
+    the instruction stands in for it."""
+    given = {lang: (title.get(lang) or "").strip()[:TITLE_MAX] for lang in LANGUAGES}
+    either = next((given[lang] for lang in LANGUAGES if given[lang]), "")
+    title = {lang: given[lang] or either or text[lang][:TITLE_MAX] for lang in LANGUAGES}
     return {"id": lesson_id, "topic": topic, "order": 1, "level": 1, "size": size,
             "sticker": {"id": f"{lesson_id}-star", "picture": "star", "name": dict(title)},
             "title": title, "intro": dict(text), "recap": dict(text), "steps": [step]}
@@ -129,12 +137,13 @@ def lesson_yaml(lesson: dict) -> str:
 
 
 def sgf_puzzle(setup: Setup, lesson_id: str, topic: str, goal: str, targets: list[str], text: dict[str, str],
-               title: dict[str, str], prove: bool = True) -> tuple[Lesson | None, str, list[LessonError]]:
+               title: dict[str, str], prove: bool = True,
+               hint: dict[str, str] | None = None) -> tuple[Lesson | None, str, list[LessonError]]:
     """(lesson, its YAML, errors) for a puzzle made from an SGF: the reader proves the puzzle first, then the whole
     lesson is checked as a file would be. The lesson is None on any error; the errors may be empty when the
     checker has nothing to say beyond that the puzzle could not be proven. ``prove=False`` runs only the quick
     checks (the web page's answer before the proof is queued)."""
-    step = puzzle_step(setup, goal, targets, text)
+    step = puzzle_step(setup, goal, targets, text, hint)
     built, errors = build_step(step, setup.size, prove)
     if built is None or errors:
         return None, "", errors

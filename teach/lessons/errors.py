@@ -121,6 +121,8 @@ _PROBLEMS = (
     ("empty-text", re.compile(r"^empty text$")),
     ("one-kind", re.compile(r"^a step has exactly one kind")),
     ("expected", re.compile(r"^expected (?P<expected>.*), found (?P<found>.*)")),
+    ("target-side", re.compile(r"stones of the side (not )?to move$|target must be a chain of the opponent|"
+                               r"needs two chains of the (opponent|side to move)")),
 )
 PROOF_CODES = ("no-winner", "budget", "contradicts", "ko-only", "empty-target")
 

@@ -54,7 +54,7 @@ def prove(request: dict, until: float | None = None) -> dict:
         setup = authoring.Setup(**request["setup"])
         lesson, source, errors = authoring.sgf_puzzle(setup, request["lesson_id"], request["topic"],
                                                       request["goal"], list(request["targets"]), request["text"],
-                                                      request["title"])
+                                                      request["title"], hint=request.get("hint"))
         count = 1 if lesson is not None else 0
     answer = {"errors": [_error(e) for e in errors], "puzzles": count}
     if lesson is not None and not errors:

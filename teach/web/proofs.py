@@ -137,7 +137,7 @@ def _request(job: ProofJob) -> dict:
     if job.kind == "lesson":
         return {"kind": "lesson", "source": job.source, "filename": job.filename}
     return {"kind": "sgf", **{k: job.fields[k] for k in ("setup", "lesson_id", "topic", "goal", "targets", "text",
-                                                          "title")}}
+                                                          "title")}, "hint": job.fields.get("hint")}  # not in older jobs
 
 
 def run(job: ProofJob) -> str:
@@ -181,7 +181,7 @@ def finish(job_id: int, runner: str, answer: dict, deadline: float) -> str:
         if content.catalog().topic(found["topic"]) is None:
             result.update(problem="topic", topic=found["topic"])
         elif found["id"] in content.catalog().lessons or db.session.scalar(sa.select(TeacherLesson.id).where(
-                TeacherLesson.owner_id == job.owner_id, TeacherLesson.lesson_id == found["id"])) is not None:
+                TeacherLesson.lesson_id == found["id"])) is not None:  # any teacher's (see _queue_upload)
             result.update(problem="exists", lesson_id=found["id"])
         else:
             status = "done"

@@ -11,7 +11,7 @@ from flask import abort, flash, g, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from teach.models import Assignment, Group
+from teach.models import Assignment, Group, Membership, TeacherLesson
 from teach.web import classroom, content
 from teach.web.access import teacher_required
 from teach.web.extensions import db
@@ -31,6 +31,8 @@ def assign(class_id: int):
     kind, _sep, ident = form.what.data.partition(":")
     practice = None
     if kind == "lesson" and ident in cat.lessons:
+        lesson_ids, topic_id = [ident], None
+    elif kind == "own" and ident in classroom.group_lessons(group.id):  # a teacher's own, published to the class
         lesson_ids, topic_id = [ident], None
     elif kind == "topic" and cat.topic(ident) is not None and cat.topic(ident).lessons:
         lesson_ids, topic_id = [l.id for l in sorted(cat.topic(ident).lessons, key=lambda l: (l.order, l.id))], ident
@@ -112,10 +114,23 @@ def unassign(class_id: int, assignment_id: int):
     if row is None or row.group_id != group.id:
         abort(404)
     if not confirmed():
-        lesson = content.catalog().lessons.get(row.lesson_id)
-        what = lesson.title.get(g.lang) if lesson else _("the practice set")
+        lesson = content.catalog().lessons.get(row.lesson_id) or _own_lesson_of_class(group.id, row.lesson_id)
+        what = lesson.title.get(g.lang) if lesson else _("the practice set") if row.is_practice \
+            else _("A lesson that is no longer there")
         return ask_first(_("Delete an assignment"),
                          _("“%(what)s”, due %(day)s, disappears from the kids' maps. What they already did is kept.",
                            what=what, day=row.due_on.isoformat()),
                          _("Delete"), url_for("teacher.class_page", class_id=group.id))
     return remove_from_class(Assignment, assignment_id, class_id)
+
+
+def _own_lesson_of_class(group_id: int, lesson_id: str):
+    """A teacher's own lesson given to the class by this id, typed: published to it, or a draft again (of a
+    teacher of the class); None once deleted."""
+    found = classroom.group_lessons(group_id).get(lesson_id)
+    if found is None:
+        teachers = sa.select(Membership.user_id).where(Membership.group_id == group_id, Membership.role == "teacher")
+        stored = db.session.scalar(sa.select(TeacherLesson).where(TeacherLesson.owner_id.in_(teachers),
+                                                                  TeacherLesson.lesson_id == lesson_id))
+        found = classroom.typed_lesson(stored) if stored is not None else None
+    return found

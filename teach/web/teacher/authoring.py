@@ -17,8 +17,8 @@ from flask_login import current_user
 
 from teach.go.judge import GOALS
 from teach.lessons import authoring, check_text
-from teach.models import Group, Membership, ProofJob, TeacherLesson, TeacherLessonClass, utcnow
-from teach.web import classroom, content, proofs
+from teach.models import Assignment, Group, Membership, ProofJob, TeacherLesson, TeacherLessonClass, utcnow
+from teach.web import classroom, content, milestones, proofs
 from teach.web.access import teacher_required
 from teach.web.board import render_board
 from teach.web.errors import render_error
@@ -87,9 +87,14 @@ def _queue_upload(upload) -> tuple[list[dict], ProofJob | None]:
             found.append({"file": filename, "line": 0, "message": _("There is no topic “%(topic)s”.",
                                                                     topic=lesson.topic)})
         elif lesson.id in content.catalog().lessons or db.session.scalar(sa.select(TeacherLesson.id).where(
-                TeacherLesson.owner_id == current_user.id, TeacherLesson.lesson_id == lesson.id)) is not None:
+                TeacherLesson.lesson_id == lesson.id)) is not None:
+            # any teacher's: two lessons of one id in a class would share the kids' progress and homework
             found.append({"file": filename, "line": 0, "message": _("A lesson with the id “%(id)s” exists already.",
                                                                     id=lesson.id)})
+        elif lesson.sticker.id in milestones.taken_sticker_ids(content.catalog()):
+            found.append({"file": filename, "line": 0, "message": _(
+                "The sticker id “%(id)s” is a sticker of the map already: give your lesson's sticker an id of its "
+                "own.", id=lesson.sticker.id)})
     if lesson is None and not found:
         found.append({"file": filename, "line": 0, "message": _("This is not a lesson file.")})
     if found:
@@ -103,7 +108,10 @@ def _queue_upload(upload) -> tuple[list[dict], ProofJob | None]:
 @bp.errorhandler(413)
 def upload_too_big(_e):
     """A teacher's upload over the request limit is refused before its form reads it: the answer is the file
-    limit the form would have given, not "too much to send at once"."""
+    limit the form would have given, not "too much to send at once". Only a form that carries a file (multipart)
+    is an upload: any other teacher form over the limit gets the general answer."""
+    if request.mimetype != "multipart/form-data":
+        return render_error(413)
     return render_error(413, _("That file is too big (at most %(n)d KB).", n=UPLOAD_MAX // 1024) + " "
                         + _("Please go back and choose a smaller file."))
 
@@ -139,7 +147,10 @@ def own_lesson(lesson_pk: int):
             board = render_board(s.position.game(getattr(s, "to_play", "black")).board_rows(), lang=g.lang,
                                  marks=s.marks, labels=s.position.label_points)
         steps.append({"kind": s.kind, "text": text.get(g.lang) if text else "", "board": board})
-    return render_template("teacher/own_lesson.html", stored=stored, lesson=lesson, steps=steps)
+    puzzles = [s for s in lesson.steps if s.kind == "puzzle"]
+    copyable = len(puzzles) == 1 and puzzles[0].position is not None \
+        and puzzles[0].position.size in authoring.BOARD_SIZES  # the editor opens it (``?copy=``) to change
+    return render_template("teacher/own_lesson.html", stored=stored, lesson=lesson, steps=steps, copyable=copyable)
 
 
 @bp.post("/lessons/<int:lesson_pk>/delete")
@@ -154,13 +165,20 @@ def delete_own_lesson(lesson_pk: int):
                                     .where(TeacherLessonClass.lesson_pk == stored.id)) or 0
         if classes:
             text = ngettext("“%(title)s” is published to %(num)d class: its kids will no longer find it on their "
-                            "map.", "“%(title)s” is published to %(num)d classes: their kids will no longer find it "
-                            "on their map.", classes, title=title)
+                            "map, nor as homework.", "“%(title)s” is published to %(num)d classes: their kids will "
+                            "no longer find it on their map, nor as homework.", classes, title=title)
         else:
             text = _("“%(title)s” is a draft: no kid sees it yet.", title=title)
         return ask_first(_("Delete this lesson?"), text + " " + _("This cannot be undone."), _("Delete"),
                          url_for("teacher.own_lesson", lesson_pk=stored.id))
+    classes = list(db.session.scalars(sa.select(TeacherLessonClass.group_id).where(
+        TeacherLessonClass.lesson_pk == stored.id)))
     db.session.delete(stored)
+    db.session.flush()
+    for group_id in classes:  # the homework it was goes with it (a class's own lesson of the same id stays)
+        if stored.lesson_id not in classroom.group_lessons(group_id):
+            db.session.execute(sa.delete(Assignment).where(Assignment.group_id == group_id,
+                                                           Assignment.lesson_id == stored.lesson_id))
     db.session.commit()
     return redirect(url_for("teacher.own_lessons"))
 
@@ -195,13 +213,14 @@ def _queue_sgf_problem(form: SgfProblemForm) -> tuple[list[str], ProofJob | None
         return errors, None
     lesson_id = authoring.new_lesson_id(current_user.id)
     lesson, _source, lesson_errors = authoring.sgf_puzzle(
-        setup, lesson_id, form.topic.data, form.goal.data, form.targets, form.instruction, form.titles, prove=False)
+        setup, lesson_id, form.topic.data, form.goal.data, form.targets, form.instruction, form.titles, prove=False,
+        hint=form.hint)
     if lesson is None:
         words = [lesson_message(e.message) for e in lesson_errors]
         return words or [_("The reader could not prove this puzzle.")], None
     fields = {"setup": {"sgf": setup.sgf, "size": setup.size, "to_play": setup.to_play}, "lesson_id": lesson_id,
               "topic": form.topic.data, "goal": form.goal.data, "targets": form.targets, "text": form.instruction,
-              "title": form.titles}
+              "title": form.titles, "hint": form.hint}
     job = proofs.submit(current_user.id, "sgf", Path(form.sgf.data.filename or "").name[:200], setup.sgf, fields)
     if job is None:
         return [_busy()], None

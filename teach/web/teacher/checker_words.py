@@ -59,4 +59,8 @@ def lesson_message(message: str) -> str:
     if code == "expected":
         return _("A different kind of value belongs here (expected %(expected)s, found %(found)s).",
                  expected=v["expected"], found=v["found"])
+    if code == "target-side":
+        return _("The stones marked as targets belong to the wrong side for this goal: to capture, kill, cut or "
+                 "win a race, mark the other side's stones; to save, live or connect, the stones of the side that "
+                 "plays first. Change the targets, or who plays first.")
     return _("The checker says: %(detail)s", detail=message)

@@ -75,6 +75,8 @@ def render_class_page(group: Group, status: int = 200, **form_values):
     return render_template("teacher/class.html", group=group, kids=classroom.class_kids(group.id),
                            archived_kids=classroom.class_kids(group.id, archived=True), teachers=teachers,
                            assignments=assignments, catalog=content.catalog(), own_lessons=own,
+                           class_lessons=classroom.group_lessons(group.id),
+                           own_by_id={typed.id: typed for _l, typed, _shown in own if typed is not None},
                            other_classes=[c for c in my_classes(False) if c.id != group.id],
                            teacher_invitations=db.session.scalars(sa.select(TeacherInvitation).where(
                                TeacherInvitation.group_id == group.id).order_by(TeacherInvitation.id)).all(),

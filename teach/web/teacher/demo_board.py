@@ -97,9 +97,25 @@ def _position(data: dict) -> Game | None:
         return [(size - 1 - r) * size + c for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == colour]
 
     game = Game(size)
-    game.setup(black=points("X"), white=points("O"))
+    try:
+        game.setup(black=points("X"), white=points("O"))
+    except ValueError as e:  # stones set up with no liberty: no position the rules can reach
+        raise _NoRoom(str(e).partition(": ")[2]) from None
     game.to_play = to_play
     return game
+
+
+class _NoRoom(ValueError):
+    """The set-up stones include a chain with no liberty (``points``, as the engine names them)."""
+
+    def __init__(self, points: str) -> None:
+        super().__init__(points)
+        self.points = points
+
+    def answer(self):
+        return jsonify(result="no-room", message=_(
+            "The stones on %(points)s have no liberties: no game reaches that. Take a stone away or give them "
+            "room, then try again.", points=self.points)), 400
 
 
 @bp.post("/board/play")
@@ -108,7 +124,10 @@ def demo_play():
     """Body ``{"rows", "to_play", "moves"}``: the board after the moves (the engine's captures), or the first move
     that cannot be played and why, in the teacher's language."""
     data = json_body()
-    game, moves = _position(data), data.get("moves")
+    try:
+        game, moves = _position(data), data.get("moves")
+    except _NoRoom as e:
+        return e.answer()
     if game is None or not data.keys() <= {"rows", "to_play", "moves"} or not isinstance(moves, list) \
             or len(moves) > MAX_MOVES or not all(isinstance(m, str) and len(m) <= 4 for m in moves):
         return refused()
@@ -131,7 +150,10 @@ def demo_ask():
     """Body ``{"rows", "to_play", "point"}``: can the stones on ``point`` be captured? The reader answers both
     ways: when their opponent plays first (and where), and when their owner plays first (and where to escape)."""
     data = json_body()
-    game, point = _position(data), data.get("point")
+    try:
+        game, point = _position(data), data.get("point")
+    except _NoRoom as e:
+        return e.answer()
     if game is None or not data.keys() <= {"rows", "to_play", "point"} or not isinstance(point, str) \
             or len(point) > 4:
         return refused()

@@ -16,12 +16,12 @@ from flask_login import current_user
 from teach.go import Game, IllegalMove
 from teach.go.judge import GOALS, GoalError
 from teach.lessons import authoring
-from teach.models import Membership, PlayedGame, ProofJob, TeacherLessonClass, utcnow
+from teach.models import Membership, PlayedGame, ProofJob, TeacherLesson, TeacherLessonClass, utcnow
 from teach.web import classroom, content, messages, proofs
 from teach.web.access import teacher_required
 from teach.web.board import render_board, rows_after
 from teach.web.extensions import db
-from teach.web.moves import json_body, refused
+from teach.web.moves import NOT_A_MOVE, json_body, refused
 from teach.web.security import plain_int
 
 from . import bp
@@ -67,6 +67,25 @@ def _start_rows() -> tuple[list[str], str]:
     return empty_rows(size if size in authoring.BOARD_SIZES else 9), "black"
 
 
+def _copy_of(lesson_pk: int | None) -> EditorInput | None:
+    """The editor filled in from a one-puzzle lesson of the teacher's (or of a colleague's, who shares a class):
+    its stones, goal, targets, topic and words, to change and prove as a new puzzle (``?copy=<lesson>``). None for
+    no such lesson, or one that is not a single puzzle on a board the editor has."""
+    if not lesson_pk:
+        return None
+    lesson = classroom.typed_lesson(_own_lesson_or_404(lesson_pk))
+    puzzles = [s for s in lesson.steps if s.kind == "puzzle"] if lesson is not None else []
+    if len(puzzles) != 1 or puzzles[0].position is None or puzzles[0].position.size not in authoring.BOARD_SIZES:
+        return None
+    step = puzzles[0]
+    data = {"rows": "/".join(step.start().board_rows()), "to_play": step.to_play, "goal": step.goal,
+            "target": " ".join(step.targets), "topic": lesson.topic}
+    for lang in authoring.LANGUAGES:
+        data.update({f"text_{lang}": step.text.get(lang), f"title_{lang}": lesson.title.get(lang),
+                     f"hint_{lang}": step.hint.get(lang) if step.hint else ""})
+    return EditorInput(data)
+
+
 def kid_game_or_none(game_id: int | None) -> PlayedGame | None:
     """A game a kid of one of this teacher's classes played; None otherwise (nothing tells whose it is)."""
     if not game_id:
@@ -100,6 +119,7 @@ class EditorInput:
         self.topic = data.get("topic") or ""
         self.text = {lang: one_line(data.get(f"text_{lang}"))[:TEXT_MAX] for lang in authoring.LANGUAGES}
         self.title = {lang: one_line(data.get(f"title_{lang}"))[:authoring.TITLE_MAX] for lang in authoring.LANGUAGES}
+        self.hint = {lang: one_line(data.get(f"hint_{lang}"))[:TEXT_MAX] for lang in authoring.LANGUAGES}
         self.setup = None
 
     def problems(self) -> list[str]:
@@ -162,6 +182,9 @@ def _editor_page(rows: list[str], to_play: str, entry: EditorInput | None, error
 def board_editor():
     """Set up a puzzle on a board: the quick checks answer at once, the reader's proof is queued."""
     if request.method != "POST":  # GET or HEAD: HEAD is no submit (CSRF is checked on POST only)
+        copied = _copy_of(request.args.get("copy", type=int))
+        if copied is not None:
+            return _editor_page(copied.rows, copied.to_play, copied, [])
         rows, to_play = _start_rows()
         return _editor_page(rows, to_play, None, [])
     entry = EditorInput(request.form)
@@ -170,13 +193,14 @@ def board_editor():
         lesson_id = authoring.new_lesson_id(current_user.id)
         lesson, _source, lesson_errors = authoring.sgf_puzzle(
             entry.setup, lesson_id, entry.topic, entry.goal, entry.targets, authoring.both_languages(entry.text),
-            entry.title, prove=False)
+            entry.title, prove=False, hint=entry.hint)
         if lesson is None:
             errors = [_("This puzzle cannot be checked: look at the goal and the target stones.")]
         else:
             fields = {"setup": {"sgf": entry.setup.sgf, "size": entry.setup.size, "to_play": entry.setup.to_play},
                       "lesson_id": lesson_id, "topic": entry.topic, "goal": entry.goal, "targets": entry.targets,
-                      "text": authoring.both_languages(entry.text), "title": entry.title, "made": "editor"}
+                      "text": authoring.both_languages(entry.text), "title": entry.title, "hint": entry.hint,
+                      "made": "editor"}
             job = proofs.submit(current_user.id, "sgf", EDITOR_FILENAME, entry.setup.sgf, fields)
             if job is not None:
                 return redirect(url_for("teacher.editor_proof", job_id=job.id))
@@ -286,6 +310,11 @@ def try_move(lesson_pk: int):
     if verdict.result == "illegal":
         return jsonify(result="illegal", reason=verdict.reason, message=messages.illegal(verdict.reason))
     moves = [m.upper() for m in line] + [point]
+    if verdict.result == "slow" or verdict.reason == "unknown":
+        # no move of the line, as on a kid's page: the stone is shown, then taken back, and the line stays
+        kind = "slow" if verdict.result == "slow" else "thinking"
+        return jsonify(result=kind, reply=None, rows=rows_after(start, moves), back_rows=rows_after(start, moves[:-1]),
+                       line=moves[:-1], message=NOT_A_MOVE[kind]())
     body = {"result": verdict.result, "reply": verdict.reply, "rows": rows_after(start, moves), "reply_rows": None,
             "line": moves}
     if verdict.reply:
@@ -317,6 +346,10 @@ def publish_lesson(lesson_pk: int):
         picked_ids = {plain_int(v) for v in picked}
         if not picked_ids <= {c.id for c in classes}:  # None (no number) is no class either
             abort(404)
+        # one publishing of this lesson at a time: a double click waits here, then sees the classes the first added
+        classroom.hold(TeacherLesson, stored.id)
+        chosen = set(db.session.scalars(sa.select(TeacherLessonClass.group_id).where(
+            TeacherLessonClass.lesson_pk == stored.id)))
         if request.form.get("action") == "draft":
             stored.published_at = None
         elif not picked_ids:

@@ -11,8 +11,10 @@ from datetime import date, timedelta
 
 import sqlalchemy as sa
 from flask import Response, abort, g, render_template, request
+from flask_babel import gettext as _
 from flask_login import current_user
 
+from teach.lessons.practice import drill_names
 from teach.models import Assignment, Attempt, Group, PlayedGame, User, utcnow
 from teach.web import classroom, content, games, links, messages, rank, timing
 from teach.web.access import teacher_required
@@ -20,7 +22,7 @@ from teach.web.board import render_board, rows_after
 from teach.web.extensions import db
 
 from . import bp
-from .scope import class_kid_or_404, class_or_404, kid_lessons, puzzle_or_none
+from .scope import OwnTopic, class_kid_or_404, class_or_404, kid_lessons, puzzle_or_none
 
 
 def _dashboard_data(group: Group) -> dict:
@@ -33,6 +35,8 @@ def _dashboard_data(group: Group) -> dict:
                                      .order_by(Assignment.due_on, Assignment.id)).all()
     cat = content.catalog()
     lessons = content.ordered_lessons()
+    own = classroom.group_lessons(group.id)
+    known = {**own, **cat.lessons}  # homework may be one of the class's own
     grid = classroom.progress_grid(classroom.kid_ids_of(group.id))
     due: dict[tuple[int, str], date] = {}
     for a in assignments:
@@ -46,13 +50,17 @@ def _dashboard_data(group: Group) -> dict:
     ranks = _ranks(group, kids, grid)
     topics = [(t, [l for l in lessons if l.topic == t.id]) for t in cat.topics]
     topics = [(t, ls) for t, ls in topics if ls]
+    map_topics = list(topics)  # the map's units: what "topics finished" counts
+    if own:  # the class's own lessons, published to it, first: the teacher's own homework needs no scrolling
+        topics.insert(0, (OwnTopic(_("Our own lessons")), list(own.values())))
+        lessons = [*own.values(), *lessons]
     by_kid: dict[int, dict[str, classroom.Cell]] = {k.id: {} for k in kids}
     for (kid_id, lesson_id), cell in grid.cells.items():
         if kid_id in by_kid:
             by_kid[kid_id][lesson_id] = cell
     homework_of: dict[int, list[str]] = {k.id: [] for k in kids}
     for (kid_id, lesson_id) in due:
-        if kid_id in homework_of and lesson_id in cat.lessons:
+        if kid_id in homework_of and lesson_id in known:
             homework_of[kid_id].append(lesson_id)
     blank = classroom.Cell()
     rows, summary = [], []
@@ -64,7 +72,8 @@ def _dashboard_data(group: Group) -> dict:
             late = d is not None and d < today and c.finished is None
             css = " ".join(name for name, on in (("done", c.finished), ("stuck", c.stuck), ("overdue", late),
                                                  ("not-assigned", d is None)) if on)
-            mark = "★" * c.stars + "☆" * (3 - c.stars) if c.finished else ("·" if d else "")
+            # homework: "·" not started, "…" under way (tries beside it), its stars once finished
+            mark = "★" * c.stars + "☆" * (3 - c.stars) if c.finished else ("…" if c.attempts else "·") if d else ""
             tries = f"{c.attempts}× {timing.minutes(c.seconds)}′" + (f" 💡{c.hints}" if c.hints else "") \
                 if c.attempts else ""
             cells.append((css, mark, tries))
@@ -80,14 +89,14 @@ def _dashboard_data(group: Group) -> dict:
             "tries": sum(c.attempts for c in mine.values()),
             "today": grid.time.day(kid_id, class_day), "week": grid.time.week(kid_id, class_day),
             "total": grid.time.total(kid_id),
-            **_topics_under_way(topics, mine, finished),
+            **_topics_under_way(map_topics, mine, finished),
             "games": games.get(kid_id, (0, 0)), "game_time": grid.time.games(kid_id), "rank": ranks[kid_id],
         })
-    overdue = sorted(((by_id[kid_id], cat.lessons[lid], d) for (kid_id, lid), d in due.items()
-                      if d < today and lid in cat.lessons and grid.get(kid_id, lid).finished is None),
+    overdue = sorted(((by_id[kid_id], known[lid], d) for (kid_id, lid), d in due.items()
+                      if d < today and lid in known and grid.get(kid_id, lid).finished is None),
                      key=lambda x: (x[2], x[0].name))
-    stuck = [(by_id[kid_id], cat.lessons[lid], c) for (kid_id, lid), c in grid.cells.items()
-             if c.stuck and kid_id in by_id and lid in cat.lessons]
+    stuck = [(by_id[kid_id], known[lid], c) for (kid_id, lid), c in grid.cells.items()
+             if c.stuck and kid_id in by_id and lid in known]
     stuck_at = _stuck_puzzles(stuck)
     stuck = [(k, l, c, stuck_at.get((k.id, l.id))) for k, l, c in stuck]
     started = {lid for (_kid, lid), c in grid.cells.items() if c.attempts}
@@ -208,7 +217,8 @@ def _cell(text: str) -> str:
 def mistakes(class_id: int, lesson_id: str, step: int):
     """The wrong first moves this class played on one puzzle, how many kids played each, and the refutation."""
     group = class_or_404(class_id)
-    puzzle = puzzle_or_none(lesson_id, step)
+    lesson = content.catalog().lessons.get(lesson_id) or classroom.group_lessons(group.id).get(lesson_id)
+    puzzle = puzzle_or_none(lesson_id, step, lesson) if lesson is not None else None
     if puzzle is None:
         abort(404)
     rows = db.session.execute(sa.select(Attempt.kid_id, Attempt.first_move, Attempt.moves).where(
@@ -233,9 +243,9 @@ def mistakes(class_id: int, lesson_id: str, step: int):
     tally = {"right_first": sum(first_try.values()),
              "right_later": len({k for k in found_later if not first_try[k]}),
              "not_yet": sum(1 for k, right in first_try.items() if not right and k not in found_later)}
-    judge = content.judge_for(lesson_id, step)
+    judge = content.judge_for(lesson_id, step) if lesson_id in content.catalog().lessons else puzzle.judge()
     start = puzzle.start()
-    letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+    letters = "abcdefghjkmnpqrstuvwxyz"  # small letters, as Go diagrams mark points: the capitals name columns
     names = dict(db.session.execute(sa.select(User.id, User.name).where(
         User.id.in_({k for kids in plays.values() for k in kids}))).all()) if plays else {}
     found = []
@@ -249,8 +259,8 @@ def mistakes(class_id: int, lesson_id: str, step: int):
                                                                                   if verdict.reply else [])),
                                             lang=g.lang, last=verdict.reply or move)})
     board = render_board(start.board_rows(), lang=g.lang, marks=puzzle.marks,
-                         labels={m["move"]: m["label"] for m in found})
-    return render_template("teacher/mistakes.html", group=group, lesson=content.catalog().lessons[lesson_id],
+                         labels={m["move"]: m["label"] for m in found}, small_labels=True)
+    return render_template("teacher/mistakes.html", group=group, lesson=lesson,
                            puzzle=puzzle, step=step, board=board, found=found, tally=tally)
 
 
@@ -267,11 +277,12 @@ def kid_detail(class_id: int, kid_id: int):
     by_lesson = sorted({lid: spent.lesson(kid.id, lid) for (_k, lid, _d) in spent.cells}.items(),
                        key=lambda x: -x[1])
     return render_template("teacher/kid.html", group=group, kid=kid, catalog=cat,
-                           tried=kid_lessons(kid, {a.lesson_id for a in attempts}),
+                           tried=kid_lessons(kid, {a.lesson_id for a in attempts} | {lid for lid, _s in by_lesson}),
                            days=days, week=spent.week(kid.id, today), total=spent.total(kid.id),
                            by_lesson=by_lesson, minutes=timing.minutes, games_key=timing.GAMES,
                            timeline=classroom.timeline(kid, cat), weak=classroom.weak_topics(kid, cat),
                            attempts=attempts, games=games.recent_for(kid.id), now=utcnow(),
+                           practice_names=drill_names(g.lang),
                            **links.kid_links(kid, current_user))
 
 

@@ -60,7 +60,8 @@ def cards(class_id: int):
                                   "picture password” beside that kid on the class page.", n=len(kids)),
                            button=_("Reset all and print new cards"),
                            back=url_for("teacher.class_page", class_id=group.id),
-                           action=url_for("teacher.reset_all_pictures", class_id=group.id), fields={})
+                           action=url_for("teacher.reset_all_pictures", class_id=group.id),
+                           fields={"nonce": picture_lock.form_nonce()})
 
 
 @bp.post("/classes/<int:class_id>/kids/<int:kid_id>/pictures")
@@ -71,8 +72,9 @@ def reset_pictures(class_id: int, kid_id: int):
         return ask_first(_("New picture password"),
                          _("%(name)s's old picture password stops working now, and %(name)s is signed out. "
                            "Print the new card and give it to %(name)s.", name=kid.name),
-                         _("Make a new picture password"), url_for("teacher.class_page", class_id=group.id))
-    pictures = picture_lock.new_password(kid)
+                         _("Make a new picture password"), url_for("teacher.class_page", class_id=group.id),
+                         nonce=picture_lock.form_nonce())
+    pictures = picture_lock.new_password(kid, picture_lock.page_nonce())
     db.session.commit()
     return render_template("teacher/cards.html", group=group, cards=[(kid, pictures)])
 
@@ -93,8 +95,10 @@ def reset_all_pictures(class_id: int):
                                   "Every kid of %(group)s (%(num)d kids) gets a new picture password: the old ones "
                                   "stop working now and everyone is signed out. Print the new cards straight away.",
                                   len(kids), group=group.name),
-                         _("Reset all and print new cards"), url_for("teacher.class_page", class_id=group.id))
-    cards = [(kid, picture_lock.new_password(kid)) for kid in kids]
+                         _("Reset all and print new cards"), url_for("teacher.class_page", class_id=group.id),
+                         nonce=picture_lock.form_nonce())
+    nonce = picture_lock.page_nonce()
+    cards = [(kid, picture_lock.new_password(kid, nonce)) for kid in kids]
     db.session.commit()
     return render_template("teacher/cards.html", group=group, cards=cards)
 

@@ -55,6 +55,16 @@ def my_classes(archived: bool | None = None) -> list[Group]:
     return list(db.session.scalars(q))
 
 
+class OwnTopic:
+    """A heading over the teachers' own lessons, shaped as a topic of the map is (``id``, ``title.get(lang)``):
+    the dashboard's columns and the worksheet picker's tab. No topic of the map has its id."""
+
+    id = "own"
+
+    def __init__(self, title: str) -> None:
+        self.title = {"zh": title, "en": title}
+
+
 def puzzle_or_none(lesson_id: str, step: int, lesson=None):
     lesson = lesson or content.catalog().lessons.get(lesson_id)
     if lesson is None or not 0 <= step < len(lesson.steps) or lesson.steps[step].kind != "puzzle":
