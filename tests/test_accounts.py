@@ -121,6 +121,33 @@ def test_a_picture_reset_signs_out_a_stolen_kid_session(demo):
     assert teacher.get("/teach/").status_code == 200 and parent.get("/family/").status_code == 200
 
 
+def test_a_new_picture_password_page_sent_twice_gives_one_card_that_works(demo):
+    """A double click on "make a new picture password" (or a resend): both answers show the same pictures, and
+    they sign the kid in; another asking page makes other pictures."""
+    import re
+
+    with demo.app_context():
+        class_id = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+        lily = db.session.scalar(sa.select(User.id).where(User.name == "Lily"))
+    teacher = demo.test_client()
+    login(teacher, "teacher@example.com", "black-cat-42")
+    url = f"/teach/classes/{class_id}/kids/{lily}/pictures"
+
+    def asked() -> str:
+        return re.search(r'name="nonce" value="([^"]+)"', teacher.post(url).get_data(as_text=True)).group(1)
+
+    def card(nonce: str) -> str:
+        page = teacher.post(url, data={"confirm": "1", "nonce": nonce}).get_data(as_text=True)
+        return re.search(r'data-pictures="([a-z,]+)"', page).group(1)
+
+    nonce = asked()
+    first, second = card(nonce), card(nonce)
+    assert first == second
+    kid_cookie(demo, "CAT234", lily, first.split(","))  # the card works (it asserts the sign-in)
+    cards = {card(asked()) for _ in range(6)}
+    assert len(cards) > 1  # each asking page its own pictures (six the same by chance: one in 729 to the fifth power)
+
+
 def test_archiving_a_kid_ends_their_sessions_even_once_restored(demo):
     with demo.app_context():
         class_id = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
@@ -238,3 +265,10 @@ def test_upgrading_a_filled_database_keeps_every_row_and_refuses_old_sessions(tm
         upgrade()
         downgrade(revision="base")
         db.engine.dispose()
+
+
+def test_an_email_typed_with_spaces_round_it_signs_in(demo):
+    """A phone keyboard or a paste leaves a space after the address: it is the same address."""
+    client = demo.test_client()
+    r = client.post("/login", data={"email": "  teacher@example.com ", "password": "black-cat-42"})
+    assert r.status_code == 302 and client.get("/teach/").status_code == 200

@@ -499,6 +499,19 @@ def test_bodies_that_cannot_be_read_answer_400(app, client, body):
     assert r.status_code == 400 and r.is_json
 
 
+@pytest.mark.parametrize("body", ["x", 1, [1], None, {"what": 5, "email": 5, "password": 5, "name": 5, "names": 5,
+                                                  "code": 5, "pictures": 5, "kids": [1, "x", None], "target": 5}])
+def test_a_json_body_posted_to_a_form_page_is_an_empty_form_never_a_500(demo, client, body):
+    """Form pages read form bodies; a JSON one (any shape, any types) is refused as an empty form would be."""
+    paths = ["/login", "/signup", "/kids", "/kids/CAT234/1"]
+    for path in paths:
+        assert client.post(path, json=body).status_code < 500, path
+    assert client.post("/login", data={"email": "teacher@example.com", "password": "black-cat-42"}).status_code == 302
+    for path in ("/teach/classes", "/teach/classes/1/assignments", "/teach/classes/1/kids", "/teach/classes/1/rename",
+                 "/teach/classes/1/teachers", "/teach/sgf", "/teach/lessons"):
+        assert client.post(path, json=body).status_code < 500, path
+
+
 def test_a_move_nested_100k_deep_is_answered_not_crashed(demo, client):
     kid_login(demo, client)
     r = client.post("/learn/web-first/1/move", data=b"[" * 100_000 + b"]" * 100_000,

@@ -18,7 +18,6 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required, login_user, logout_user
-from flask_wtf import FlaskForm
 from wtforms import EmailField, HiddenField, PasswordField, RadioField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Email, EqualTo, Length, Regexp
@@ -29,6 +28,7 @@ from teach.web import classroom, picture_lock
 from teach.web import signin_limits as limits
 from teach.web.extensions import db
 from teach.web.safety import one_line, safe_next
+from teach.web.security import PageForm
 
 bp = Blueprint("auth", __name__)
 PICTURE_COUNT = 3  # pictures in a kid's password
@@ -47,26 +47,31 @@ def _stand_in_hash() -> str:
     return generate_password_hash("no account has this password")
 
 
-class LoginForm(FlaskForm):
-    email = EmailField(_l("Email"), validators=[DataRequired(), Email(), Length(max=254)])
+def _trimmed(value):
+    """An email as typed, without the spaces a phone keyboard or a paste leaves round it."""
+    return value.strip() if isinstance(value, str) else value
+
+
+class LoginForm(PageForm):
+    email = EmailField(_l("Email"), filters=[_trimmed], validators=[DataRequired(), Email(), Length(max=254)])
     password = PasswordField(_l("Password"), validators=[DataRequired(), Length(max=200)])
 
 
-class SignupForm(FlaskForm):
+class SignupForm(PageForm):
     role = RadioField(_l("I am a"), choices=[SelectChoice("teacher", _l("Teacher")), SelectChoice("parent", _l("Parent"))],
                       validators=[DataRequired()], default="teacher")
     name = StringField(_l("Your name"), filters=[one_line], validators=[DataRequired(), Length(max=80)])
-    email = EmailField(_l("Email"), validators=[DataRequired(), Email(), Length(max=254)])
+    email = EmailField(_l("Email"), filters=[_trimmed], validators=[DataRequired(), Email(), Length(max=254)])
     password = PasswordField(_l("Password"), validators=[DataRequired(), Length(min=8, max=200)])
     confirm = PasswordField(_l("Password again"), validators=[EqualTo("password", _l("The passwords differ."))])
 
 
-class CodeForm(FlaskForm):
+class CodeForm(PageForm):
     code = StringField(_l("Class or family code"), validators=[
         DataRequired(), Length(min=4, max=12), Regexp(r"^[A-Za-z0-9 -]+$", message=_l("Letters and numbers only."))])
 
 
-class PicturesForm(FlaskForm):
+class PicturesForm(PageForm):
     pictures = HiddenField(validators=[DataRequired()])
 
 

@@ -17,6 +17,9 @@ therefore gets no more checks than the limits allow, whatever the timing.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 from datetime import timedelta
 
 import sqlalchemy as sa
@@ -25,8 +28,8 @@ from limits import RateLimitItemPerSecond
 from limits.storage import Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
-from teach.models import User, utcnow
-from teach.web.classroom import new_pictures
+from teach.models import PASSWORD_PICTURES, User, utcnow
+from teach.web.classroom import PICTURE_COUNT, new_pictures
 from teach.web.extensions import db
 
 _EPOCH = "teach/picture-epoch/{kid}"  # bumped by an unlock: every device's count starts again
@@ -109,10 +112,32 @@ def unlock(kid: User) -> None:
     _store().incr(_epoch_key(kid.id), 7 * 24 * 3600)
 
 
-def new_password(kid: User) -> list[str]:
+def new_password(kid: User, nonce: str | None = None) -> list[str]:
     """A fresh picture password for a kid who forgot theirs (to show once on a card); the lock goes with the old
-    one (commit is the caller's)."""
-    pictures = new_pictures()
+    one (commit is the caller's). ``nonce``: the one the asking page carried. The pictures then come from it (and
+    the kid and the server's secret), so the same page sent twice (a double click, a resend) gives the same
+    pictures: every card shown works, not only the one written last."""
+    pictures = _pictures_for(kid.id, nonce) if nonce else new_pictures()
     kid.set_pictures(pictures)
     unlock(kid)
     return pictures
+
+
+def form_nonce() -> str:
+    """A nonce for a page that asks before making new picture passwords (``new_password``)."""
+    return secrets.token_urlsafe(16)
+
+
+def page_nonce() -> str | None:
+    """The nonce the asking page sent back (``form_nonce``), when the request has one of that shape."""
+    nonce = request.form.get("nonce", "")
+    return nonce if 16 <= len(nonce) <= 64 and nonce.replace("-", "").replace("_", "").isalnum() else None
+
+
+def _pictures_for(kid_id: int, nonce: str) -> list[str]:
+    key = current_app.secret_key
+    key = key.encode() if isinstance(key, str) else key
+    digest = hmac.new(key, f"pictures|{kid_id}|{nonce}".encode(), hashlib.sha256).digest()
+    # 2**32 is not a multiple of nine: four bytes a picture leave a bias below one in four hundred million
+    return [PASSWORD_PICTURES[int.from_bytes(digest[4 * i:4 * i + 4], "big") % len(PASSWORD_PICTURES)]
+            for i in range(PICTURE_COUNT)]

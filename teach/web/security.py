@@ -14,6 +14,7 @@ import sys
 from flask import Flask, abort, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SecureCookieSessionInterface
+from flask_wtf import FlaskForm
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
@@ -138,3 +139,16 @@ def register(app: Flask) -> None:
     app.after_request(add_headers)
     trust_proxies(app)
     check_shared_state(app)
+
+
+class PageForm(FlaskForm):
+    """The base of every form a page posts: its fields are read from the form body only. Flask-WTF would read a
+    JSON body as the form too, where a field's value can be a number, a list or null and the views expect text;
+    a JSON body posted to a form page is read as an empty form, refused as such."""
+
+    class Meta(FlaskForm.Meta):
+        def wrap_formdata(self, form, formdata):
+            if request.is_json and not request.form and not request.files:
+                # empty (an immutable MultiDict) when the request is a submission; nothing to read otherwise
+                return request.form if request.method in ("POST", "PUT", "PATCH", "DELETE") else None
+            return super().wrap_formdata(form, formdata)
