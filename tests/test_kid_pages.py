@@ -166,19 +166,26 @@ def judge_out_of_budget(demo):
     content._judge.cache_clear()
 
 
-@pytest.mark.parametrize("lang, words", [("en", "Let me think about that… tap again."),
-                                         ("zh", "让我想一想……再下一次试试")])
+@pytest.mark.parametrize("lang, words, queue", [
+    ("en", "Hmm, let me think about that…", "free"), ("zh", "嗯，让我想一想……", "free"),
+    # no room for a deeper read (the background queue is full): the child is asked to tap again
+    ("en", "Let me think about that… tap again.", "full"), ("zh", "让我想一想……再下一次试试", "full")])
 def test_a_move_the_judge_cannot_finish_reading_is_no_miss_and_nothing_is_stored(
-        demo, client, judge_out_of_budget, lang, words):
+        demo, client, judge_out_of_budget, monkeypatch, lang, words, queue):
     from teach.models import Attempt, LessonProgress
+    from teach.web import deep_read
 
+    if queue == "full":
+        monkeypatch.setattr(deep_read, "QUEUE_MAX", 0)
     assert judge_out_of_budget.judge().judge([], "A1").reason == "unknown"  # it really runs out
     kid_id = kid_login(client, demo)
     client.post("/learn/web-first/0/next")
     start = client.get("/learn/web-first/1")
     answer = client.post("/learn/web-first/1/move", json={"move": "A1", "attempt": None, "ply": 0},
                          headers={"Accept-Language": lang}).get_json()
+    assert deep_read.wait_idle(timeout=60)
     assert answer["result"] == "thinking" and answer["message"] == words
+    assert answer["retry"] == (deep_read.RETRY_MS if queue == "free" else None)  # the page asks again by itself
     assert "老师算不清" not in answer["message"] and "too hard" not in answer["message"]
     assert answer["rows"][-1][0] == "X"  # the stone the child tapped, to show
     assert answer["back_rows"] == judge_out_of_budget.start().board_rows()  # then taken back

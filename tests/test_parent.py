@@ -186,6 +186,9 @@ def test_two_parents_sending_one_code_at_once_get_one_link(demo):
 def test_a_parent_makes_a_family_and_a_kid_who_signs_in_with_the_family_code(demo, client):
     signup_parent(client)
     client.post("/family/families", data={"name": "The Wangs"})
+    again = client.post("/family/families", data={"name": "the wangs"}, headers={"Accept-Language": "en"},
+                        follow_redirects=True)  # a second send, or a second tab: still one family
+    assert "You have a family called “the wangs” already." in again.get_data(as_text=True)
     with demo.app_context():
         family = db.session.scalar(sa.select(Group).where(Group.name == "The Wangs"))
         family_id, code = family.id, family.code

@@ -393,3 +393,21 @@ def test_the_report_says_a_quiz_answer_in_the_words_of_the_choice(app):
             assert (words("board-points", step, 0), words("board-points", step, 1)) == (first, second)
             assert words("board-points", step, 7) is None and words("board-points", 0, 0) is None
             assert words("practice:net:2:77", 0, 0) is None and words("board-points", step, "0") is None
+
+
+def test_a_parent_s_card_names_the_games_of_the_week_and_leads_to_them(demo, client):
+    from teach.models import PlayedGame
+
+    ming = kid_id(demo, "明明")
+    with demo.app_context():
+        for days in (1, 3, 10):  # two this week, one before it
+            db.session.add(PlayedGame(kid_id=ming, kind="capture", size=7, komi=0, kid_color="black",
+                                      opponent="computer", level=1, capture_goal=1, moves=["D4"], ply=1,
+                                      state="finished", result="B+C1", winner="black",
+                                      created_at=utcnow() - timedelta(days=days)))
+        db.session.commit()
+    login(client, *MUM)
+    home = client.get("/family/", headers=ZH).get_data(as_text=True)
+    assert 'data-games="2"' in home and "最近7天下了2盘棋" in home and f'/family/kids/{ming}#games' in home
+    kid_page = client.get(f"/family/kids/{ming}", headers=EN).get_data(as_text=True)
+    assert 'href="#games"' in kid_page and 'id="games"' in kid_page and "2 games in the last 7 days" in kid_page

@@ -313,6 +313,30 @@ def test_next_on_the_map_goes_past_the_lessons_the_placement_test_opened():
     assert nxt({l.id: done for l in lessons}, "escape") is None
 
 
+def test_a_parent_is_told_the_same_next_lesson_as_the_kid_s_map_after_a_placement_test():
+    """The parents' "practise next" is the map's "Next!" (without homework, which both put first): a child the
+    test placed past the first topics is not sent back to the board by the parent's page either."""
+    from types import SimpleNamespace as L
+
+    from teach.web.classroom import Cell, Grid, next_to_practise
+    from teach.web.kid import _next_lesson, _unlocked
+
+    lessons = [L(id="board-1", topic="board"), L(id="board-2", topic="board"), L(id="cap-1", topic="capture"),
+               L(id="esc-1", topic="escape"), L(id="esc-2", topic="escape")]
+    kid = L(id=7)
+    cases = [({}, None), ({}, "capture"), ({"board-1": "done"}, "capture"), ({"board-2": "started"}, "capture"),
+             ({"esc-1": "done"}, "capture"), ({}, "escape"), ({l.id: "done" for l in lessons}, "escape"),
+             ({"board-1": "done", "board-2": "done"}, None)]
+    for marks, placed in cases:
+        when = {"done": datetime(2026, 1, 1), "started": None}
+        progress = {lid: L(finished_at=when[m]) for lid, m in marks.items()}
+        grid = Grid(cells={(kid.id, lid): Cell(finished=when[m], started=True) for lid, m in marks.items()})
+        theirs = next_to_practise(kid, lessons, grid, placed)
+        mine = _next_lesson(lessons, [], _unlocked(lessons, progress, placed), progress, placed)
+        assert (theirs.id if theirs else None) == mine, (marks, placed)
+    assert next_to_practise(kid, lessons, Grid(), "capture").id == "esc-1"
+
+
 def test_the_placement_test_opens_the_drills_of_the_topics_it_opened(demo):
     """Practice follows the map: a drill opens with its topic's first lesson, or when the placement test opened the
     map past that topic; a test that placed the child before the topic leaves the drill closed."""

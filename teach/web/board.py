@@ -40,9 +40,11 @@ WORDS = {
 
 def render_board(rows: list[str], *, lang: str = "zh", marks=None, labels: dict[str, str] | None = None,
                  playable: bool = False, last: str | None = None,
-                 point_classes: dict[str, list[str]] | None = None, coordinates: bool = True) -> Markup:
+                 point_classes: dict[str, list[str]] | None = None, coordinates: bool = True,
+                 small_labels: bool = False) -> Markup:
     """``rows``: the engine's board rows (top row first, X/O/.). ``marks``: the lesson's Marks (or None).
-    ``labels``: point -> letter. ``playable``: points are buttons the kid can tap. ``point_classes``: point ->
+    ``labels``: point -> letter, shown as a capital (lesson texts say "A and B") unless ``small_labels`` (a
+    page whose marks must not read as the column letters round the edge). ``playable``: points are buttons the kid can tap. ``point_classes``: point ->
     extra classes of its ``g`` (the count screen's dead stones and owners). ``coordinates``: letters and numbers
     round the edge (young kids' boards go without them, and the board grows into the space)."""
     size = len(rows)
@@ -69,7 +71,7 @@ def render_board(rows: list[str], *, lang: str = "zh", marks=None, labels: dict[
         out.append(f'<text class="coord" x="{margin - 29}" y="{y + 5}">{size - i}</text>')
         out.append(f'<text class="coord" x="{full - margin + 29}" y="{y + 5}">{size - i}</text>')
     mark_of = _marks_by_point(marks)
-    labels = labels or {}
+    labels = {point: text if small_labels else text.upper() for point, text in (labels or {}).items()}
     for r, row in enumerate(rows):
         for col, ch in enumerate(row):
             name = f"{COLUMNS[col]}{size - r}"
@@ -82,7 +84,7 @@ def render_board(rows: list[str], *, lang: str = "zh", marks=None, labels: dict[
                 classes.append("last")
             label = f"{name}, {words[state]}"
             if name in labels:
-                label += f", {labels[name].upper()}"
+                label += f", {labels[name]}"
             attrs = f'class="{" ".join(classes)}" data-point="{name}" aria-label="{escape(label)}"'
             if playable:
                 attrs += ' role="button" tabindex="0"'
@@ -93,7 +95,7 @@ def render_board(rows: list[str], *, lang: str = "zh", marks=None, labels: dict[
             for m in mark_of.get(name, ()):
                 out.append(_mark_shape(m, x, y))
             if name in labels:
-                out.append(f'<text class="label" x="{x}" y="{y + 7}">{escape(labels[name].upper())}</text>')
+                out.append(f'<text class="label" x="{x}" y="{y + 7}">{escape(labels[name])}</text>')
             out.append("</g>")
     for a, b in getattr(marks, "arrows", ()) or ():
         (x1, y1), (x2, y2) = _xy(a, size, margin), _xy(b, size, margin)

@@ -189,25 +189,37 @@ def weak_topics(kid: User, catalog) -> list[tuple[object, int, int]]:
 def timeline(kid: User, catalog) -> list[dict]:
     """Lessons finished and stickers won, newest first."""
     items = []
+    own = None  # the class's own lessons, looked up once a finished lesson is not the map's
     for p in db.session.scalars(sa.select(LessonProgress).where(LessonProgress.kid_id == kid.id,
                                                                 LessonProgress.finished_at.is_not(None))):
         lesson = catalog.lessons.get(p.lesson_id)
+        if lesson is None:
+            own = {l.id: l for l in class_lessons(kid.id)} if own is None else own
+            lesson = own.get(p.lesson_id)
         items.append({"when": p.finished_at, "kind": "lesson", "lesson": lesson, "lesson_id": p.lesson_id,
                       "stars": p.stars})
+    sticker = sticker_lookup(kid.id, catalog)
     for s in db.session.scalars(sa.select(StickerAward).where(StickerAward.kid_id == kid.id)):
-        items.append({"when": s.awarded_at, "kind": "sticker", "sticker": milestones.sticker_for(s.sticker_id, catalog)})
+        items.append({"when": s.awarded_at, "kind": "sticker", "sticker": sticker(s.sticker_id)})
     return sorted(items, key=lambda i: i["when"], reverse=True)
 
 
-def next_to_practise(kid: User, lessons, grid: Grid):
-    """The first lesson on the map this kid has not finished."""
-    return next((l for l in lessons if grid.get(kid.id, l.id).finished is None), None)
+def next_to_practise(kid: User, lessons, grid: Grid, placed: str | None = None):
+    """The first lesson on the map this kid has not finished, as the kid's own map offers it: past the lessons the
+    placement test opened (``placed``: the topic it placed the kid at) that the kid never started, unless nothing
+    is left after them (a child who already plays is not sent back to the board's first lesson)."""
+    through = max((i for i, l in enumerate(lessons) if l.topic == placed), default=-1) if placed else -1
+    left = [(i, l) for i, l in enumerate(lessons) if grid.get(kid.id, l.id).finished is None]
+    return next((l for i, l in left if i > through or grid.get(kid.id, l.id).started),
+                left[0][1] if left else None)
 
 
 def this_week(kid: User, grid: Grid, catalog, now: datetime | None = None) -> list:
+    """The lessons this kid finished in the last seven days: the map's and the class's own."""
     since = (now or utcnow()) - timedelta(days=7)
-    return [catalog.lessons[lid] for (kid_id, lid), c in grid.cells.items()
-            if kid_id == kid.id and c.finished and c.finished >= since and lid in catalog.lessons]
+    ids = [lid for (kid_id, lid), c in grid.cells.items() if kid_id == kid.id and c.finished and c.finished >= since]
+    known = catalog.lessons if all(lid in catalog.lessons for lid in ids) else lessons_for(kid.id)
+    return [known[lid] for lid in ids if lid in known]
 
 
 # ---------------------------------------------------------------------- a kid's whole data
@@ -236,7 +248,8 @@ def kid_export(kid: User) -> dict:
                                                  .order_by(StickerAward.id))],
         "games": [{"kind": r.kind, "size": r.size, "komi": r.komi, "handicap": r.handicap,
                    "capture_goal": r.capture_goal, "color": r.kid_color, "opponent": r.opponent, "level": r.level,
-                   "friend": r.friend_name, "moves": r.moves, "state": r.state, "dead": r.dead, "result": r.result,
+                   "friend": r.friend_name, "classmate": r.friend_id is not None, "moves": r.moves,
+                   "state": r.state, "dead": r.dead, "result": r.result,
                    "created_at": when(r.created_at), "finished_at": when(r.finished_at)}
                   for r in db.session.scalars(sa.select(PlayedGame).where(PlayedGame.kid_id == kid.id)
                                               .order_by(PlayedGame.id))],
@@ -306,18 +319,53 @@ def _attach(lesson, proofs: dict) -> None:
 def class_lessons(kid_id: int) -> list:
     """The lessons the teachers of this kid's classes published to one of them, typed, oldest first (one query)."""
     classes = sa.select(Membership.group_id).where(Membership.user_id == kid_id, Membership.role == "kid")
+    return list(_published(classes).values())
+
+
+def sticker_lookup(kid_id: int, catalog):
+    """A sticker by its id for this kid's pages: the map's and the milestones', then the stickers of the class's own
+    lessons (looked up once, the first time an id is none of the map's)."""
+    own: dict | None = None
+
+    def find(sticker_id: str):
+        nonlocal own
+        found = milestones.sticker_for(sticker_id, catalog)
+        if found is milestones.UNKNOWN_STICKER:
+            if own is None:
+                own = {l.sticker.id: l.sticker for l in class_lessons(kid_id)}
+            found = own.get(sticker_id, found)
+        return found
+
+    return find
+
+
+def lessons_for(kid_id: int) -> dict[str, object]:
+    """Every lesson this kid can be given, by id: the map's and the class's own (what homework may name)."""
+    from teach.web import content
+
+    return {**{l.id: l for l in class_lessons(kid_id)}, **content.catalog().lessons}
+
+
+def group_lessons(group_id: int) -> dict[str, object]:
+    """The teachers' own lessons this class's kids see (published to it by a teacher of it), typed, by lesson id,
+    oldest first (one query): what a teacher may give the class as homework."""
+    return _published(sa.select(sa.literal(group_id)))
+
+
+def _published(classes) -> dict[str, object]:
+    """The lessons the teachers of ``classes`` (a select of class ids) published to one of them, by id."""
     teachers = sa.select(Membership.user_id).where(Membership.group_id.in_(classes), Membership.role == "teacher")
     published = sa.select(TeacherLessonClass.lesson_pk).where(TeacherLessonClass.group_id.in_(classes))
     rows = db.session.scalars(sa.select(TeacherLesson).where(TeacherLesson.owner_id.in_(teachers),
                                                              TeacherLesson.published_at.is_not(None),
                                                              TeacherLesson.id.in_(published))
                               .order_by(TeacherLesson.created_at, TeacherLesson.id))
-    lessons = {}
+    lessons: dict[str, object] = {}
     for row in rows:
         lesson = typed_lesson(row)
         if lesson is not None:
             lessons.setdefault(lesson.id, lesson)
-    return list(lessons.values())
+    return lessons
 
 
 def class_lesson(kid_id: int, lesson_id: str):

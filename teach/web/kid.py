@@ -16,7 +16,7 @@ from flask_login import current_user
 
 from teach.go import Game
 from teach.lessons.practice import SET_SIZE, drill_names, drill_pictures
-from teach.models import Assignment, Attempt, LessonProgress, Membership, RankPlacement, StickerAward, utcnow
+from teach.models import Assignment, Attempt, LessonProgress, Membership, StickerAward, utcnow
 from teach.web import classroom, content, daily, messages, milestones, puzzle_help, timing
 from teach.web.access import kid_required
 from teach.web.board import render_board
@@ -104,9 +104,7 @@ def _placed(kid_id: int | None = None) -> str | None:
     or the first puzzle missed)."""
     from teach.web import rank
 
-    answers = db.session.scalar(sa.select(RankPlacement.answers).where(
-        RankPlacement.kid_id == (current_user.id if kid_id is None else kid_id)))
-    return rank.placed_topic(answers or [])
+    return rank.placed_of(current_user.id if kid_id is None else kid_id)
 
 
 def _assigned() -> dict[str, object]:
@@ -190,13 +188,14 @@ def lesson_map():
     progress = _progress_rows()
     assigned = _assigned()
     goal = daily.for_map(current_user.id, progress)  # its one query also brings the placement test's answers
-    unlocked = _unlocked(lessons, progress, goal["placed_through"]) | (
-        assigned.keys() & content.catalog().lessons.keys())
-    homework = [content.catalog().lessons[i] for i in assigned if i in content.catalog().lessons]
+    own = {l.id: l for l in classroom.class_lessons(current_user.id)}  # the class's own: open to its kids
+    known = {**own, **content.catalog().lessons}
+    unlocked = _unlocked(lessons, progress, goal["placed_through"]) | (assigned.keys() & known.keys())
+    homework = [known[i] for i in assigned if i in known]
     next_id = _next_lesson(lessons, homework, unlocked, progress, goal["placed_through"])
     return render_template("kid/map.html", topics=content.catalog().topics, progress=progress,
                            unlocked=unlocked, next_id=next_id, homework=homework, assigned=assigned,
-                           class_lessons=classroom.class_lessons(current_user.id),
+                           class_lessons=[l for l in own.values() if l.id not in assigned],
                            practice_homework=_practice_homework(), **goal)
 
 
@@ -230,9 +229,11 @@ def stickers():
     awards = db.session.scalars(sa.select(StickerAward).where(StickerAward.kid_id == current_user.id)
                                 .order_by(StickerAward.awarded_at)).all()
     catalog = content.catalog()
-    mine = [milestones.sticker_for(a.sticker_id, catalog) for a in awards]
+    sticker = classroom.sticker_lookup(current_user.id, catalog)  # the class's own lessons' stickers too
+    mine = [sticker(a.sticker_id) for a in awards]
     held = {a.sticker_id for a in awards}
-    missing = [s for s in milestones.all_stickers(catalog) if s.id not in held]
+    own = [l.sticker for l in classroom.class_lessons(current_user.id)]
+    missing = [s for s in [*milestones.all_stickers(catalog), *own] if s.id not in held]
     return render_template("kid/stickers.html", mine=mine, missing=missing)
 
 

@@ -79,6 +79,13 @@ def sticker_for(sticker_id: str, catalog) -> _Sticker:
     return held[1].get(sticker_id, UNKNOWN_STICKER)
 
 
+def taken_sticker_ids(catalog) -> set[str]:
+    """The sticker ids of the map's lessons and of the milestones: a teacher's own lesson may not give one of them
+    (a kid finishing it would be shown, and would no longer win, that sticker)."""
+    sticker_for("", catalog)
+    return set(_TABLES[id(catalog)][1])
+
+
 def all_stickers(catalog) -> list:
     """Every sticker a kid can win: the lessons' in map order of the catalogue, then the milestones."""
     sticker_for("", catalog)

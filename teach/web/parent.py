@@ -19,7 +19,7 @@ from flask_limiter.util import get_remote_address
 from flask_login import current_user
 
 from teach.lessons.practice import drill_names
-from teach.models import Attempt, Group, Membership, ParentLink, StickerAward, User, utcnow
+from teach.models import Attempt, Group, Membership, ParentLink, PlayedGame, StickerAward, User, utcnow
 from teach.web import (classroom, content, daily, games, kid_report, links, milestones, picture_lock, rank, timing,
                        weeks)
 from teach.web.access import parent_required
@@ -82,7 +82,7 @@ def _summary(kid: User, grid, cat) -> dict:
             "stickers": stickers, "minutes": timing.minutes(grid.time.total(kid.id)),
             # the teacher's "7 days" figure: the card is about this week, so its time is too
             "week_minutes": timing.minutes(grid.time.week(kid.id, timing.today())),
-            "next": classroom.next_to_practise(kid, content.ordered_lessons(), grid)}
+            "next": classroom.next_to_practise(kid, content.ordered_lessons(), grid, rank.placed_of(kid.id))}
 
 
 def _family_summary(kid: User, grid, cat) -> dict:
@@ -91,6 +91,9 @@ def _family_summary(kid: User, grid, cat) -> dict:
     s = _summary(kid, grid, cat)
     s["next"] = _practise_next(kid, grid, cat)
     s["solved"] = weeks.last_weeks(kid.id, 1)[0].solved
+    # the games of the last seven days: named on the card, the way to them one tap (they are far down the kid page)
+    s["games_week"] = db.session.scalar(sa.select(sa.func.count()).select_from(PlayedGame).where(
+        PlayedGame.kid_id == kid.id, PlayedGame.created_at >= utcnow() - timedelta(days=7)))
     # another parent asking to follow the kid waits for this parent's answer: said here, not only on the kid's page
     pending = db.session.scalar(sa.select(sa.func.count()).select_from(ParentLink).where(
         ParentLink.kid_id == kid.id, ParentLink.status == "pending", ParentLink.parent_id != current_user.id))
@@ -102,8 +105,9 @@ def _practise_next(kid: User, grid, cat):
     """What the kid's map shows as next: the earliest homework lesson not finished, else the first lesson of the
     map not finished (always open: the one before it is finished); None once every lesson is."""
     homework = [a.lesson_id for a in classroom.assignments_for(kid) if not a.is_practice]
-    return next((cat.lessons[i] for i in homework if i in cat.lessons and grid.get(kid.id, i).finished is None),
-                None) or classroom.next_to_practise(kid, content.ordered_lessons(), grid)
+    known = classroom.lessons_for(kid.id) if homework else cat.lessons  # the class's own lessons too
+    return next((known[i] for i in homework if i in known and grid.get(kid.id, i).finished is None),
+                None) or classroom.next_to_practise(kid, content.ordered_lessons(), grid, rank.placed_of(kid.id))
 
 
 def _sign_in_group(kid: User) -> Group | None:
@@ -154,6 +158,14 @@ def create_family():
     if not name:
         flash(_("Give the family a name."), "error")
         return redirect(url_for("parent.home"))
+    classroom.hold(User, current_user.id)  # one "new family" at a time per parent: a double click makes one
+    same = db.session.scalar(sa.select(Group.id).join(Membership, Membership.group_id == Group.id).where(
+        Membership.user_id == current_user.id, Membership.role == "parent", Group.kind == "family",
+        sa.func.lower(Group.name) == name.lower()))
+    if same is not None:
+        db.session.rollback()
+        flash(_("You have a family called “%(name)s” already.", name=name), "error")
+        return redirect(url_for("parent.home"))
     group = Group(kind="family", name=name)
     group.members.append(Membership(user=current_user, role="parent"))
     db.session.add(group)
@@ -197,10 +209,11 @@ def kid_page(kid_id: int):
     kid = _kid_or_404(kid_id)
     cat = content.catalog()
     grid = classroom.progress_grid([kid.id])
-    assignments = [a for a in classroom.assignments_for(kid) if a.lesson_id in cat.lessons
+    known = classroom.lessons_for(kid.id)
+    assignments = [a for a in classroom.assignments_for(kid) if a.lesson_id in known
                    and grid.get(kid.id, a.lesson_id).finished is None]
     return render_template("parent/kid.html", kid=kid, s=_family_summary(kid, grid, cat), catalog=cat,
-                           assignments=assignments, timeline=classroom.timeline(kid, cat)[:20],
+                           assignments=assignments, lessons=known, timeline=classroom.timeline(kid, cat)[:20],
                            weak=classroom.weak_topics(kid, cat), games=games.recent_for(kid.id), now=utcnow(),
                            charts=kid_report.week_charts(weeks.last_weeks(kid.id)),
                            **_rank_and_streak(kid.id),
@@ -227,21 +240,23 @@ def week(kid_id: int):
     since = timing.day_start_utc(first)
     s = _summary(kid, grid, cat)
     finished = sorted(((l, grid.get(kid.id, l.id)) for l in s["week"]), key=lambda x: x[1].finished)
-    new_stickers = [milestones.sticker_for(a.sticker_id, cat) for a in db.session.scalars(
+    sticker = classroom.sticker_lookup(kid.id, cat)
+    new_stickers = [sticker(a.sticker_id) for a in db.session.scalars(
         sa.select(StickerAward).where(StickerAward.kid_id == kid.id, StickerAward.awarded_at >= since)
         .order_by(StickerAward.awarded_at))]
     puzzles = db.session.scalar(sa.select(sa.func.count()).where(Attempt.kid_id == kid.id,
                                                                  Attempt.started_at >= since))
     seconds = grid.time.week(kid.id, today)  # the teacher's figure, over the last seven days, games included
     game_seconds = grid.time.games_days(kid.id, today - timedelta(days=6), today)
+    known = classroom.lessons_for(kid.id)
     due = [a for a in classroom.assignments_for(kid) if a.is_practice or (
-        a.lesson_id in cat.lessons and grid.get(kid.id, a.lesson_id).finished is None)]
+        a.lesson_id in known and grid.get(kid.id, a.lesson_id).finished is None)]
     s["next"] = _practise_next(kid, grid, cat)
     return render_template("parent/week.html", kid=kid, s=s, since=first, until=today,
                            finished=finished, new_stickers=new_stickers, minutes=timing.minutes(seconds),
                            game_minutes=timing.minutes(game_seconds),
                            tries=puzzles, solved=weeks.last_weeks(kid.id, 1, now)[0].solved, assignments=due,
-                           catalog=cat, practice_names=drill_names(g.lang),
+                           catalog=cat, lessons=known, practice_names=drill_names(g.lang),
                            weak=classroom.weak_topics(kid, cat)[:3], today=today)
 
 
@@ -316,8 +331,8 @@ def reset_pictures(kid_id: int):
                                       _("You get a card with the new pictures to print or show %(kid)s. It is shown "
                                         "only once.", kid=kid.name)],
                                action=url_for("parent.reset_pictures", kid_id=kid.id),
-                               button=_("Yes, make new pictures"))
-    pictures = picture_lock.new_password(kid)
+                               button=_("Yes, make new pictures"), nonce=picture_lock.form_nonce())
+    pictures = picture_lock.new_password(kid, picture_lock.page_nonce())
     return _password_card(group, kid, pictures)
 
 

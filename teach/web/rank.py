@@ -232,6 +232,12 @@ def placed_topic(answers: list, topics: list[str] | None = None) -> str | None:
             through = drill
     return through
 
+def placed_of(kid_id: int) -> str | None:
+    """The topic this kid's placement test opened the map up to (None: not taken, or the first puzzle missed)."""
+    answers = db.session.scalar(sa.select(RankPlacement.answers).where(RankPlacement.kid_id == kid_id))
+    return placed_topic(answers or [])
+
+
 bp = Blueprint("placement", __name__, url_prefix="/placement")
 
 
