@@ -372,6 +372,40 @@ def test_dashboard_shows_progress_stuck_and_overdue_and_the_mistake_map(demo, cl
     assert "kid,lesson,title,stars" in csv and "Lily,web-first" in csv
 
 
+def test_a_kid_who_finished_another_lesson_since_is_no_longer_listed_as_stuck(demo, client):
+    """Three wrong tries at a lesson put a kid on the dashboard's "stuck" list; a lesson the kid finished after
+    those tries (the kid went on) takes the name off, and a new wrong try after that puts it back."""
+    from teach.models import utcnow
+
+    teacher_login(client)
+    class_id = demo_class(demo)
+    now = utcnow()
+    with demo.app_context():
+        kid = kid_id(demo, "小红")
+        for minutes in (30, 20, 10):
+            db.session.add(Attempt(kid_id=kid, lesson_id="web-second", step=0, first_move="A1", result="failed",
+                                   moves=[{"move": "A1", "verdict": "wrong"}],
+                                   started_at=now - timedelta(minutes=minutes)))
+        db.session.commit()
+
+    def stuck_names() -> list[str]:
+        page = client.get(f"/teach/classes/{class_id}/dashboard", headers=EN).get_data(as_text=True)
+        return re.findall(r'<li>([^<·]+) · [^<]* · 3 wrong tries', page)
+
+    assert [n.strip() for n in stuck_names()] == ["小红"]
+    with demo.app_context():
+        db.session.add(LessonProgress(kid_id=kid_id(demo, "小红"), lesson_id="web-first", stars=2,
+                                      finished_at=now - timedelta(minutes=5)))
+        db.session.commit()
+    assert stuck_names() == []
+    with demo.app_context():  # back at it, and wrong again: stuck again
+        db.session.add(Attempt(kid_id=kid_id(demo, "小红"), lesson_id="web-second", step=0, first_move="A1",
+                               result="failed", moves=[{"move": "A1", "verdict": "wrong"}], started_at=now))
+        db.session.commit()
+    page = client.get(f"/teach/classes/{class_id}/dashboard", headers=EN).get_data(as_text=True)
+    assert "小红 · " in page and "4 wrong tries" in page
+
+
 def _bench():
     import importlib.util
 

@@ -102,11 +102,15 @@ class Cell:
     hints: int = 0
     seconds: float = 0.0
     started: bool = False
+    last_try: datetime | None = None  # when the kid's latest try at this lesson began
+    moved_on: bool = False  # the kid finished another lesson after that try (set by ``progress_grid``)
 
     @property
     def stuck(self) -> bool:
-        """Three wrong tries or more and still not finished."""
-        return self.finished is None and self.failed >= 3
+        """Three wrong tries or more, still not finished, and no lesson finished since the last of them: a child
+        who went on and finished other lessons is not stuck here (a teacher's list of who needs help kept names
+        from weeks ago)."""
+        return self.finished is None and self.failed >= 3 and not self.moved_on
 
 
 @dataclass
@@ -125,16 +129,22 @@ def progress_grid(kid_ids, lesson_ids=None) -> Grid:
     progress = sa.select(LessonProgress.kid_id, LessonProgress.lesson_id, LessonProgress.stars,
                          LessonProgress.finished_at, LessonProgress.hints).where(LessonProgress.kid_id.in_(kid_ids))
     attempts = (sa.select(Attempt.kid_id, Attempt.lesson_id, sa.func.count(),
-                          sa.func.sum(sa.case((Attempt.result == "failed", 1), else_=0)))
+                          sa.func.sum(sa.case((Attempt.result == "failed", 1), else_=0)), sa.func.max(Attempt.started_at))
                 .where(Attempt.kid_id.in_(kid_ids)).group_by(Attempt.kid_id, Attempt.lesson_id))
     if lesson_ids is not None:
         progress = progress.where(LessonProgress.lesson_id.in_(lesson_ids))
         attempts = attempts.where(Attempt.lesson_id.in_(lesson_ids))
     for kid_id, lesson_id, stars, finished, hints in db.session.execute(progress):
         grid.cells[(kid_id, lesson_id)] = Cell(stars=stars or 0, finished=finished, hints=hints or 0, started=True)
-    for kid_id, lesson_id, count, failed in db.session.execute(attempts):
+    for kid_id, lesson_id, count, failed, last_try in db.session.execute(attempts):
         cell = grid.cells.setdefault((kid_id, lesson_id), Cell(started=True))
-        cell.attempts, cell.failed = count, int(failed or 0)
+        cell.attempts, cell.failed, cell.last_try = count, int(failed or 0), last_try
+    latest: dict[int, datetime] = {}  # each kid's latest finished lesson (of those read)
+    for (kid_id, _lesson), cell in grid.cells.items():
+        if cell.finished is not None and (kid_id not in latest or cell.finished > latest[kid_id]):
+            latest[kid_id] = cell.finished
+    for (kid_id, _lesson), cell in grid.cells.items():
+        cell.moved_on = cell.last_try is not None and kid_id in latest and latest[kid_id] > cell.last_try
     grid.time = timing.time_on_task(kid_ids)  # the one measure of time, shared with the parents' pages
     for (kid_id, lesson_id), cell in grid.cells.items():
         cell.seconds = grid.time.lesson(kid_id, lesson_id)
