@@ -406,6 +406,60 @@ def test_a_kid_who_finished_another_lesson_since_is_no_longer_listed_as_stuck(de
     assert "小红 · " in page and "4 wrong tries" in page
 
 
+def _answer_liberties(app, name, pictures, *answers):
+    """``name`` solves web-first's puzzle, then answers its quiz (the white stone's liberties: D5, E4, F5)."""
+    c = app.test_client()
+    c.post(f"/kids/CAT234/{kid_id(app, name)}", data={"pictures": pictures})
+    c.get("/learn/web-first")
+    c.post("/learn/web-first/0/next")
+    assert c.post("/learn/web-first/1/move", json={"move": "E4", "ply": 0}).get_json()["result"] == "correct"
+    for points in answers:
+        c.post("/learn/web-first/2/answer", json={"points": points})
+
+
+def test_a_tap_quiz_has_a_mistake_map_of_the_points_tapped_and_left_out(demo, client):
+    _answer_liberties(demo, "明明", "cat,fish,moon", ["D5", "F5", "C5"], ["D5", "E4", "F5"])
+    _answer_liberties(demo, "Lily", "star,apple,sun", ["D5", "F5"])
+    _answer_liberties(demo, "Tom", "moon,moon,star", ["C5", "F5", "E4", "D5"])
+    _answer_liberties(demo, "小红", "flower,tree,cat", ["F5", "E4", "D5"])  # right at once
+    teacher_login(client)
+    class_id = demo_class(demo)
+    page = client.get(f"/teach/classes/{class_id}/mistakes/web-first/2", headers=EN).get_data(as_text=True)
+    tally = re.search(r'data-right-first="(\d+)" data-right-later="(\d+)" data-not-yet="(\d+)"', page)
+    assert tally.groups() == ("1", "1", "2")
+    assert re.findall(r'data-tapped="(\w+)" data-kids="(\d+)"', page) == [("C5", "2")]  # 明明 and Tom
+    assert re.findall(r'data-left-out="(\w+)" data-kids="(\d+)"', page) == [("E4", "2")]  # 明明 and Lily
+    assert "Tom, 明明" in page and "Lily, 明明" in page
+    assert 'data-right="D5 E4 F5"' in page and "Right after a wrong answer: 1 kid" in page
+    assert re.search(r'data-point="C5"[^>]*aria-label="C5, [^"]*, a"', page)  # lettered on the board
+    # the dashboard links the quiz's map, once a kid has tried the lesson
+    dash = client.get(f"/teach/classes/{class_id}/dashboard", headers=EN).get_data(as_text=True)
+    assert f"/teach/classes/{class_id}/mistakes/web-first/2" in dash
+    zh = client.get(f"/teach/classes/{class_id}/mistakes/web-first/2", headers={"Accept-Language": "zh"})
+    assert "漏掉的答案" in zh.get_data(as_text=True) and "答错后又答对" in zh.get_data(as_text=True)
+    assert client.get(f"/teach/classes/{class_id}/mistakes/web-first/0").status_code == 404  # not a question
+
+
+def test_a_choice_quiz_s_mistake_map_names_each_wrong_answer_in_words(demo, client):
+    demo.config["LESSONS_DIR"] = str(Path(__file__).resolve().parent.parent / "lessons")
+    with demo.app_context():  # answers as the quiz page stores them: step 1 asks who plays first (Black)
+        for name, answers in (("明明", [1, 0]), ("Lily", [1]), ("小红", [0])):
+            for choice in answers:
+                db.session.add(Attempt(kid_id=kid_id(demo, name), lesson_id="board-taking-turns", step=1,
+                                       moves=[{"answer": {"choice": choice},
+                                               "verdict": "correct" if choice == 0 else "wrong"}],
+                                       result="solved" if choice == 0 else "failed"))
+        db.session.commit()
+    teacher_login(client)
+    class_id = demo_class(demo)
+    page = client.get(f"/teach/classes/{class_id}/mistakes/board-taking-turns/1", headers=EN).get_data(as_text=True)
+    assert re.findall(r'data-answer="([^"]+)" data-kids="(\d+)"', page) == [("White goes first", "2")]
+    assert "The right answer: Black goes first" in page and "Lily, 明明" in page
+    zh = client.get(f"/teach/classes/{class_id}/mistakes/board-taking-turns/1",
+                    headers={"Accept-Language": "zh"}).get_data(as_text=True)
+    assert "“白棋先下”" in zh and "正确答案：黑棋先下" in zh
+
+
 def _bench():
     import importlib.util
 

@@ -1,5 +1,5 @@
 """What a class is doing: the dashboard (kids × assigned lessons, who is stuck or late, practice sets), the
-mistake map of one puzzle, a kid's progress and the replay of an attempt, and a CSV of the class's progress.
+mistake map of one puzzle or quiz, a kid's progress and the replay of an attempt, and a CSV of the class's progress.
 
 Each page runs a fixed number of queries, whatever the size of the class."""
 
@@ -100,7 +100,7 @@ def _dashboard_data(group: Group) -> dict:
     stuck_at = _stuck_puzzles(stuck)
     stuck = [(k, l, c, stuck_at.get((k.id, l.id))) for k, l, c in stuck]
     started = {lid for (_kid, lid), c in grid.cells.items() if c.attempts}
-    puzzles = {l.id: [i for i, s in enumerate(l.steps) if s.kind == "puzzle"] if l.id in started else []
+    puzzles = {l.id: [i for i, s in enumerate(l.steps) if s.kind in MAPPED] if l.id in started else []
                for l in lessons}
     return {"kids": kids, "lessons": lessons, "topics": topics, "rows": rows, "summary": summary,
             "overdue": overdue, "stuck": stuck, "assigned": assigned, "puzzles": puzzles,
@@ -108,8 +108,8 @@ def _dashboard_data(group: Group) -> dict:
 
 
 def _stuck_puzzles(stuck: list) -> dict[tuple[int, str], int]:
-    """(kid, lesson) -> the puzzle step of the kid's latest wrong try there, for the link from "stuck" to that
-    puzzle's mistake map (one query; the dashboard's grid, which holds the other links, is hidden on a phone)."""
+    """(kid, lesson) -> the puzzle or quiz step of the kid's latest wrong try there, for the link from "stuck" to
+    that step's mistake map (one query; the dashboard's grid, which holds the other links, is hidden on a phone)."""
     if not stuck:
         return {}
     pairs = {(k.id, l.id): l for k, l, _c in stuck}
@@ -118,7 +118,7 @@ def _stuck_puzzles(stuck: list) -> dict[tuple[int, str], int]:
             Attempt.kid_id.in_({k for k, _l in pairs}), Attempt.lesson_id.in_({l for _k, l in pairs}),
             Attempt.result == "failed").order_by(Attempt.id)):
         lesson = pairs.get((kid_id, lesson_id))
-        if lesson is not None and 0 <= step < len(lesson.steps) and lesson.steps[step].kind == "puzzle":
+        if lesson is not None and 0 <= step < len(lesson.steps) and lesson.steps[step].kind in MAPPED:
             found[(kid_id, lesson_id)] = step
     return found
 
@@ -212,42 +212,69 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+MAPPED = ("puzzle", "quiz")  # the steps with a mistake map
+
+
+class _Tally:
+    """Every kid who tried, counted once, by their first try: right at once, right after a wrong one, or not yet,
+    so a kid listed under a wrong answer is never also counted as right at the first try."""
+
+    def __init__(self) -> None:
+        self.first_try: dict[int, bool] = {}
+        self.found_later: set[int] = set()
+
+    def add(self, kid_id: int, right: bool) -> None:
+        if kid_id not in self.first_try:
+            self.first_try[kid_id] = right
+        elif right:
+            self.found_later.add(kid_id)
+
+    def counts(self) -> dict[str, int]:
+        first, later = self.first_try, self.found_later
+        return {"right_first": sum(first.values()), "right_later": len({k for k in later if not first[k]}),
+                "not_yet": sum(1 for k, right in first.items() if not right and k not in later)}
+
+
+def _first_entries(group: Group, lesson_id: str, step: int, *where):
+    """(kid, the try's first entry) of every try of this class's kids at the step, oldest first, judged right or
+    wrong (a move the reader could not settle is no answer)."""
+    rows = db.session.execute(sa.select(Attempt.kid_id, Attempt.moves).where(
+        Attempt.kid_id.in_(classroom.kid_ids_of(group.id)), Attempt.lesson_id == lesson_id, Attempt.step == step,
+        *where).order_by(Attempt.id))
+    return [(kid_id, moves[0]) for kid_id, moves in rows
+            if moves and isinstance(moves[0], dict) and moves[0].get("verdict") in ("correct", "wrong")]
+
+
+def _names_of(kid_sets) -> dict[int, str]:
+    ids = {k for kids in kid_sets for k in kids}
+    return dict(db.session.execute(sa.select(User.id, User.name).where(User.id.in_(ids))).all()) if ids else {}
+
+
 @bp.get("/classes/<int:class_id>/mistakes/<lesson_id>/<int:step>")
 @teacher_required
 def mistakes(class_id: int, lesson_id: str, step: int):
-    """The wrong first moves this class played on one puzzle, how many kids played each, and the refutation."""
+    """The wrong first moves this class played on one puzzle, how many kids played each, and the refutation; or
+    the wrong answers given to one quiz (``_quiz_mistakes``)."""
     group = class_or_404(class_id)
     lesson = content.catalog().lessons.get(lesson_id) or classroom.group_lessons(group.id).get(lesson_id)
-    puzzle = puzzle_or_none(lesson_id, step, lesson) if lesson is not None else None
-    if puzzle is None:
+    found_step = puzzle_or_none(lesson_id, step, lesson, MAPPED) if lesson is not None else None
+    if found_step is None:
         abort(404)
-    rows = db.session.execute(sa.select(Attempt.kid_id, Attempt.first_move, Attempt.moves).where(
-        Attempt.kid_id.in_(classroom.kid_ids_of(group.id)), Attempt.lesson_id == lesson_id, Attempt.step == step,
-        Attempt.first_move.is_not(None)).order_by(Attempt.id))
+    if found_step.kind == "quiz":
+        return _quiz_mistakes(group, lesson, step, found_step)
+    puzzle = found_step
     plays: dict[str, set[int]] = {}
-    # every kid who tried is counted once, by their first try: right at once, right after a wrong move, or not
-    # yet, so a kid listed under a wrong move is never also counted as right at the first move
-    first_try: dict[int, bool] = {}
-    found_later: set[int] = set()
-    for kid_id, first, moves in rows:
-        verdict = moves[0].get("verdict") if moves else None
-        if verdict not in ("correct", "wrong"):
-            continue
-        right = verdict == "correct"
-        if kid_id not in first_try:
-            first_try[kid_id] = right
-        elif right:
-            found_later.add(kid_id)
-        if not right:
-            plays.setdefault(first, set()).add(kid_id)
-    tally = {"right_first": sum(first_try.values()),
-             "right_later": len({k for k in found_later if not first_try[k]}),
-             "not_yet": sum(1 for k, right in first_try.items() if not right and k not in found_later)}
+    counted = _Tally()
+    for kid_id, first in _first_entries(group, lesson_id, step, Attempt.first_move.is_not(None)):
+        right = first["verdict"] == "correct"
+        counted.add(kid_id, right)
+        if not right and isinstance(first.get("move"), str):
+            plays.setdefault(first["move"], set()).add(kid_id)
+    tally = counted.counts()
     judge = content.judge_for(lesson_id, step) if lesson_id in content.catalog().lessons else puzzle.judge()
     start = puzzle.start()
     letters = "abcdefghjkmnpqrstuvwxyz"  # small letters, as Go diagrams mark points: the capitals name columns
-    names = dict(db.session.execute(sa.select(User.id, User.name).where(
-        User.id.in_({k for kids in plays.values() for k in kids}))).all()) if plays else {}
+    names = _names_of(plays.values())
     found = []
     for i, (move, kids) in enumerate(sorted(plays.items(), key=lambda x: (-len(x[1]), x[0]))):
         verdict = judge.judge([], move)
@@ -262,6 +289,82 @@ def mistakes(class_id: int, lesson_id: str, step: int):
                          labels={m["move"]: m["label"] for m in found}, small_labels=True)
     return render_template("teacher/mistakes.html", group=group, lesson=lesson,
                            puzzle=puzzle, step=step, board=board, found=found, tally=tally)
+
+
+TAPS = ("liberties", "forbidden", "tap", "atari")  # the quizzes answered by tapping points
+
+
+def _quiz_mistakes(group: Group, lesson, step: int, quiz):
+    """A quiz's mistake map: for a tap quiz, the points tapped that are not answers (lettered on the board) and
+    the answers left out, each with the kids; for any other, each wrong answer given, in words, with the kids."""
+    counted = _Tally()
+    tapped: dict[str, set[int]] = {}  # a point tapped that is not an answer -> the kids who tapped it
+    left_out: dict[str, set[int]] = {}  # an answer a wrong tap answer left out -> the kids
+    given: dict[str, set[int]] = {}  # another quiz's wrong answer, in words -> the kids
+    right_points = set(quiz.answers)
+    for kid_id, first in _first_entries(group, lesson.id, step):
+        right = first["verdict"] == "correct"
+        counted.add(kid_id, right)
+        answer = first.get("answer")
+        if right or not isinstance(answer, dict):
+            continue
+        if quiz.ask in TAPS:
+            chosen = {p for p in answer.get("points") or () if isinstance(p, str)}
+            for point in chosen - right_points:
+                tapped.setdefault(point, set()).add(kid_id)
+            if quiz.ask != "atari":  # one of the answers is enough there
+                for point in right_points - chosen:
+                    left_out.setdefault(point, set()).add(kid_id)
+        else:
+            words = _quiz_answer_words(quiz, answer)
+            if words:
+                given.setdefault(words, set()).add(kid_id)
+    names = _names_of([*tapped.values(), *left_out.values(), *given.values()])
+    letters = "abcdefghjkmnpqrstuvwxyz"
+
+    def listed(found: dict[str, set[int]]) -> list[dict]:
+        return [{"what": what, "kids": len(kids), "names": sorted(names.get(k, "?") for k in kids)}
+                for what, kids in sorted(found.items(), key=lambda x: (-len(x[1]), x[0]))]
+
+    wrong_taps = listed(tapped)
+    for i, m in enumerate(wrong_taps):
+        m["label"] = letters[i] if i < len(letters) else "?"
+    board = None
+    if quiz.position is not None:
+        board = render_board(quiz.position.game(quiz.to_play).board_rows(), lang=g.lang, marks=quiz.marks,
+                             labels={m["what"]: m["label"] for m in wrong_taps}, small_labels=True)
+    return render_template("teacher/mistakes.html", group=group, lesson=lesson, quiz=quiz, step=step, board=board,
+                           wrong_taps=wrong_taps, left_out=listed(left_out), given=listed(given),
+                           right=_quiz_right_words(quiz), tally=counted.counts())
+
+
+def _quiz_answer_words(quiz, answer: dict) -> str:
+    """A quiz answer (as stored) in the teacher's words: a choice's text, yes or no, a side, a number."""
+    if "choice" in answer:
+        choice = answer["choice"]
+        if choice in ("black", "white"):
+            return _("Black") if choice == "black" else _("White")
+        if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(quiz.choices):
+            return quiz.choices[choice].get(g.lang)
+        return ""
+    if "yes" in answer:
+        return _("yes") if answer["yes"] is True else _("no")
+    if "number" in answer and isinstance(answer["number"], int | float) and not isinstance(answer["number"], bool):
+        number = answer["number"]
+        return str(int(number)) if float(number).is_integer() else str(number)
+    return ""
+
+
+def _quiz_right_words(quiz) -> str:
+    """The quiz's right answer, as a teacher reads it."""
+    if quiz.ask in TAPS:
+        points = " ".join(sorted(quiz.answers, key=lambda p: (p[0], int(p[1:]))))
+        return _("any one of %(points)s", points=points) if quiz.ask == "atari" else points
+    if quiz.ask == "legal":
+        return _quiz_answer_words(quiz, {"yes": bool(quiz.answer)})
+    if quiz.ask == "count":
+        return _quiz_answer_words(quiz, {"number": quiz.answer})
+    return _quiz_answer_words(quiz, {"choice": quiz.answer})
 
 
 @bp.get("/classes/<int:class_id>/kids/<int:kid_id>")

@@ -65,9 +65,10 @@ class OwnTopic:
         self.title = {"zh": title, "en": title}
 
 
-def puzzle_or_none(lesson_id: str, step: int, lesson=None):
+def puzzle_or_none(lesson_id: str, step: int, lesson=None, kinds: tuple[str, ...] = ("puzzle",)):
+    """Step ``step`` of the lesson when it is of one of ``kinds`` (a puzzle by default), else None."""
     lesson = lesson or content.catalog().lessons.get(lesson_id)
-    if lesson is None or not 0 <= step < len(lesson.steps) or lesson.steps[step].kind != "puzzle":
+    if lesson is None or not 0 <= step < len(lesson.steps) or lesson.steps[step].kind not in kinds:
         return None
     return lesson.steps[step]
 
