@@ -99,3 +99,28 @@ def test_the_class_pages_fit_the_screen_without_sideways_scrolling(demo, browser
         _shot(page, f"cards-{tag}")
         assert _sideways(page) <= 0
         context.close()
+
+
+def test_a_stuck_kid_s_cell_is_drawn_as_the_legend_says_homework_or_not(demo, browser):
+    class_id = _a_busy_class(demo)  # each kid one wrong try at web-second, which is nobody's homework
+    with demo.app_context():
+        kid = db.session.scalar(sa.select(User.id).where(User.name == "明明"))
+        for _ in range(2):  # three wrong tries in all: stuck
+            db.session.add(Attempt(kid_id=kid, lesson_id="web-second", step=0, first_move="A1", result="failed",
+                                   moves=[{"move": "A1", "verdict": "wrong"}]))
+        db.session.commit()
+    with serving(demo) as url:
+        context = browser.new_context(viewport=SIZES["tablet"], locale="en-US", has_touch=True)
+        page = context.new_page()
+        page.goto(url + "/login")
+        page.fill("input[name=email]", "teacher@example.com")
+        page.fill("input[name=password]", "black-cat-42")
+        page.click("form:has(input[name=email]) button[type=submit]")
+        page.wait_for_url("**/teach/")
+        page.goto(url + f"/teach/classes/{class_id}/dashboard")
+        cells = page.locator("table.grid td.stuck")
+        assert cells.count() == 1 and "not-assigned" in cells.first.get_attribute("class")
+        colour = "el => getComputedStyle(el).backgroundColor"
+        assert cells.first.evaluate(colour) == page.locator(".legend .swatch.stuck").evaluate(colour)
+        assert cells.first.evaluate(colour) != page.locator(".legend .swatch.not-assigned").evaluate(colour)
+        context.close()
