@@ -227,6 +227,29 @@ def test_a_hint_written_in_the_editor_is_the_kids_hint_in_both_languages(demo, c
     assert status == "done" and "hint" not in source
 
 
+def test_a_copy_of_a_puzzle_written_in_one_language_is_filled_in_that_language_only(demo, client):
+    """A teacher who wrote in Chinese only copies her puzzle and changes its words: the English fields were never
+    hers, so they stay empty (filled with the old Chinese, the copy would say the old words on English pages)."""
+    teacher_login(client)
+    form = {**FORM, "text_en": "", "title_zh": "王老师的第一题", "hint_zh": "白子只剩一口气了"}
+    assert prove(demo, client, client.post("/teach/editor", data=form, headers=ZH), ZH)[0] == "done"
+    with demo.app_context():
+        pk = db.session.scalar(sa.select(TeacherLesson.id))
+    editor = client.get(f"/teach/editor?copy={pk}", headers=ZH).get_data(as_text=True)
+    for field, value in (("text_zh", "抓住白老鼠！"), ("title_zh", "王老师的第一题"), ("hint_zh", "白子只剩一口气了"),
+                         ("text_en", ""), ("title_en", ""), ("hint_en", "")):
+        found = re.search(rf'name="{field}" value="([^"]*)"', editor)
+        assert found is not None and found.group(1) == value, field
+    # no title written at all: the instruction named the lesson, and the copy's title fields are empty
+    assert prove(demo, client, client.post("/teach/editor", data={**FORM, "text_en": ""}, headers=ZH), ZH)[0] == "done"
+    with demo.app_context():
+        pk = db.session.scalar(sa.select(TeacherLesson.id).order_by(TeacherLesson.id.desc()))
+    editor = client.get(f"/teach/editor?copy={pk}", headers=ZH).get_data(as_text=True)
+    for field in ("title_zh", "title_en"):
+        found = re.search(rf'name="{field}" value="([^"]*)"', editor)
+        assert found is not None and found.group(1) == "", field
+
+
 def test_a_saved_puzzle_opens_in_the_editor_to_change_as_a_new_one(demo, client):
     teacher_login(client)
     status, _page = prove(demo, client, client.post("/teach/editor", data={**FORM, "hint_en": "Count its roads",

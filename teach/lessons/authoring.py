@@ -36,6 +36,20 @@ def both_languages(texts: dict[str, str]) -> dict[str, str]:
     return {lang: texts.get(lang) or given for lang in LANGUAGES}
 
 
+def as_written(texts: dict[str, str] | None) -> dict[str, str]:
+    """``both_languages`` undone, for a form filled in again: words that stand alike in every language were
+    written in one of them, the language of their script (Chinese characters are Chinese), and only that field
+    holds them; words that differ by language stay as they are. A copy changed in the one language written in
+    then says the new words in both, not the old ones in the other."""
+    texts = {lang: (texts or {}).get(lang) or "" for lang in LANGUAGES}
+    alike = set(texts.values())
+    if len(alike) != 1 or not texts[LANGUAGES[0]]:
+        return texts
+    words = texts[LANGUAGES[0]]
+    written = "zh" if any("\u3400" <= ch <= "\u9fff" for ch in words) else "en"
+    return {lang: words if lang == written else "" for lang in LANGUAGES}
+
+
 @dataclass(frozen=True)
 class Problem:
     """Why an SGF cannot give a puzzle position. ``code`` is one of ``not-sgf`` (binary or blank), ``unreadable``

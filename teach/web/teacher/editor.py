@@ -80,9 +80,13 @@ def _copy_of(lesson_pk: int | None) -> EditorInput | None:
     step = puzzles[0]
     data = {"rows": "/".join(step.start().board_rows()), "to_play": step.to_play, "goal": step.goal,
             "target": " ".join(step.targets), "topic": lesson.topic}
+    # a word written in one language stands in for the other in the lesson: the form gets it back where written
+    text, title, hint = (authoring.as_written(words) for words in (step.text, lesson.title, step.hint))
+    # a lesson saved without a title is named by its instruction: no title the teacher wrote
+    title = {lang: "" if words == (step.text.get(lang) or "")[:authoring.TITLE_MAX] else words
+             for lang, words in title.items()}
     for lang in authoring.LANGUAGES:
-        data.update({f"text_{lang}": step.text.get(lang), f"title_{lang}": lesson.title.get(lang),
-                     f"hint_{lang}": step.hint.get(lang) if step.hint else ""})
+        data.update({f"text_{lang}": text[lang], f"title_{lang}": title[lang], f"hint_{lang}": hint[lang]})
     return EditorInput(data)
 
 
