@@ -107,6 +107,17 @@ def test_a_puzzle_nobody_can_solve_is_refused_in_the_teachers_language(demo, cli
     assert status == "refused"
     assert "没有哪一步能达到目标" in page and "no first move wins" not in page
     assert counts(demo)[1] == 0
+    # "change this puzzle" opens the editor with everything sent: the stones, the goal, the target and the words
+    change = re.search(r'class="button change-puzzle" href="([^"]+)"', page).group(1)
+    editor = client.get(change.replace("&amp;", "&"), headers=ZH).get_data(as_text=True)
+    assert f'id="editor-rows" value="{"/".join(rows)}"' in editor
+    assert 'id="editor-target" value="E5"' in editor
+    for field, value in (("text_zh", "抓住白老鼠！"), ("text_en", "Catch the white mouse!")):
+        assert re.search(rf'name="{field}" value="{re.escape(value)}"', editor), field
+    assert re.search(r'<option value="capture"\s+selected', editor)
+    # another teacher's job is nobody else's to open
+    job = change.rsplit("=", 1)[1]
+    assert another_teacher(demo).get(f"/teach/editor?job={job}").status_code == 404
 
 
 def _reading(page: str) -> tuple[list[str], dict[str, str]]:

@@ -78,13 +78,39 @@ def _copy_of(lesson_pk: int | None) -> EditorInput | None:
     if len(puzzles) != 1 or puzzles[0].position is None or puzzles[0].position.size not in authoring.BOARD_SIZES:
         return None
     step = puzzles[0]
-    data = {"rows": "/".join(step.start().board_rows()), "to_play": step.to_play, "goal": step.goal,
-            "target": " ".join(step.targets), "topic": lesson.topic}
-    # a word written in one language stands in for the other in the lesson: the form gets it back where written
-    text, title, hint = (authoring.as_written(words) for words in (step.text, lesson.title, step.hint))
+    title = authoring.as_written(lesson.title)
     # a lesson saved without a title is named by its instruction: no title the teacher wrote
     title = {lang: "" if words == (step.text.get(lang) or "")[:authoring.TITLE_MAX] else words
              for lang, words in title.items()}
+    return _filled(step.start().board_rows(), step.to_play, step.goal, step.targets, lesson.topic, step.text, title,
+                   step.hint)
+
+
+def _sent_again(job_id: int | None) -> EditorInput | None:
+    """The editor filled in with what the teacher sent for proving (``?job=<proof job>``), to change it: a puzzle
+    the reader refused, whose board and words would otherwise be lost. None for no job of hers, or one not on a
+    board the editor has."""
+    if not job_id:
+        return None
+    job = _my_job_or_404(job_id)
+    fields = job.fields or {}
+    setup = fields.get("setup") or {}
+    try:
+        game = Game.from_sgf(setup.get("sgf") or job.source)
+    except ValueError:
+        return None
+    if game.size not in authoring.BOARD_SIZES:
+        return None
+    return _filled(game.board_rows(), setup.get("to_play", "black"), fields.get("goal", ""),
+                   fields.get("targets") or (), fields.get("topic", ""), fields.get("text"), fields.get("title"),
+                   fields.get("hint"))
+
+
+def _filled(rows: list[str], to_play: str, goal: str, targets, topic: str, text, title, hint) -> EditorInput:
+    """The editor's form as a puzzle fills it. Words written in one language stand in for the other in a lesson;
+    the form gets them back in the language written only (``authoring.as_written``)."""
+    data = {"rows": "/".join(rows), "to_play": to_play, "goal": goal, "target": " ".join(targets), "topic": topic}
+    text, title, hint = (authoring.as_written(words) for words in (text, title, hint))
     for lang in authoring.LANGUAGES:
         data.update({f"text_{lang}": text[lang], f"title_{lang}": title[lang], f"hint_{lang}": hint[lang]})
     return EditorInput(data)
@@ -186,7 +212,7 @@ def _editor_page(rows: list[str], to_play: str, entry: EditorInput | None, error
 def board_editor():
     """Set up a puzzle on a board: the quick checks answer at once, the reader's proof is queued."""
     if request.method != "POST":  # GET or HEAD: HEAD is no submit (CSRF is checked on POST only)
-        copied = _copy_of(request.args.get("copy", type=int))
+        copied = _copy_of(request.args.get("copy", type=int)) or _sent_again(request.args.get("job", type=int))
         if copied is not None:
             return _editor_page(copied.rows, copied.to_play, copied, [])
         rows, to_play = _start_rows()
@@ -258,6 +284,7 @@ def editor_proof(job_id: int):
                          point_classes=point_classes)
     again = url_for("teacher.board_editor", size=game.size)
     return render_template("teacher/editor_proof.html", job=job, result=result, board=board, winning=winning,
+                           change=url_for("teacher.board_editor", job=job.id),
                            messages=[proof_message(e.get("message", "")) for e in result.get("errors") or []],
                            refutations=_by_reply(refutations), unknown=unknown, solution=bool(solution),
                            to_play=setup.get("to_play", "black"),
