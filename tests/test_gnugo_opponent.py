@@ -66,17 +66,20 @@ FAKES = {
 
 
 @pytest.mark.parametrize("kind", FAKES)
-def test_a_broken_gnugo_falls_back_to_the_chief_within_the_bound(tmp_path, restore, kind):
+def test_a_broken_gnugo_falls_back_to_the_chief_within_the_bound(tmp_path, restore, kind, monkeypatch):
     player = gnugo.use_path(fake(tmp_path, "gnugo", FAKES[kind]))
     game = some_game()
-    expected = reply(game, 6, 9)  # the built-in chief, deterministic on this position
     bound = level_info(7).budget_seconds + level_info(6).budget_seconds + 0.5
     start = time.monotonic()
     move = reply(game, 7, 9)
     assert time.monotonic() - start <= bound
-    assert move == expected and game.is_legal(move)
-    assert player.failures == 1
+    assert game.is_legal(move) and player.failures == 1
     assert [p for p in children() if p != os.getpid()] == []  # killed and reaped
+    # the fallback is the built-in chief: compared unhurried (on a loaded machine the chief's clock cap can cut
+    # one of two identical searches short), the same move as the chief's own
+    monkeypatch.setattr(bot, "CAP_SCALE", 1000.0)
+    assert reply(game, 7, 9) == reply(game, 6, 9)
+    assert player.failures == 2 and [p for p in children() if p != os.getpid()] == []
 
 
 def test_many_replies_against_a_hanging_gnugo_leave_no_process(tmp_path, restore):
