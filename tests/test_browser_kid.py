@@ -597,3 +597,29 @@ def test_a_long_press_says_what_a_button_is_and_does_not_press_it(server, browse
     page.wait_for_timeout(300)
     assert page.locator("#play-game").get_attribute("data-ply") == ply
     context.close()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1024, "height": 768}, {"width": 768, "height": 1024},
+                                      {"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_the_step_s_buttons_are_on_the_screen_with_the_board(server, demo, browser, viewport):
+    """A child who cannot read does not know to scroll: "Next", "Check" and the hint are on the screen with the
+    board, held upright or sideways (a 1024x768 tablet had them under its edge), and the board stays big enough
+    to tap (a screen held sideways puts the words beside it)."""
+    context = browser.new_context(viewport=viewport, locale="zh-CN", has_touch=True)
+    context.add_init_script(STUB_VOICE % WITH_VOICES)
+    page = context.new_page()
+    sign_in(page, server, demo, "zh")
+    for path, button in (("/learn/web-first/0", "#next"), ("/learn/web-first/1", "#hint")):
+        page.goto(server + path)
+        page.wait_for_load_state("load")
+        board = page.locator(".board-wrap").bounding_box()
+        action = page.locator(button).bounding_box()
+        assert action["y"] + action["height"] <= viewport["height"], (path, viewport)
+        assert board["width"] >= 288 and board["x"] + board["width"] <= viewport["width"]
+        if viewport["width"] > viewport["height"]:  # sideways: the board as high as the screen, the words beside
+            assert board["y"] + board["height"] <= viewport["height"] and board["height"] >= viewport["height"] - 100
+            assert page.locator("#instruction").bounding_box()["x"] >= board["x"] + board["width"]
+        if path.endswith("/0"):
+            page.click("#next")
+            page.wait_for_url("**/learn/web-first/1")
+    context.close()
