@@ -40,9 +40,12 @@
   grownUpSettings();
 
   // ---------------------------------------------------------------- the board
+  // the words under the board; said aloud too where the step narrates (a child who cannot read hears why a move
+  // was wrong, what the demo shows, what the computer is doing)
   function say(message, good) {
     feedback.textContent = message || "";
     feedback.className = "feedback " + (good === true ? "good" : good === false ? "bad" : "");
+    if (message && step.dataset.narrate === "1") speak(message);
   }
   function points() { return stones.points(board); }
   function currentRows() { return stones.rows(board); }
@@ -108,7 +111,6 @@
       setRows(data.rows, point);
       clack();
       say(data.message);
-      if (step.dataset.narrate === "1") speak(data.message);
       // on a tablet the board can fill the screen: the words under it are brought into view
       if (feedback.scrollIntoView) feedback.scrollIntoView({block: "nearest", behavior: "smooth"});
     }
@@ -123,7 +125,6 @@
     clack();
     say(data.message);
     step.classList.add("thinking");
-    if (step.dataset.narrate === "1") speak(data.message);
     setTimeout(function () {
       setRows(data.back_rows, null, true);
       step.classList.remove("thinking");
@@ -159,7 +160,6 @@
   // a wrong answer button shakes; the words are said aloud where the step narrates
   function missed(data, body) {
     say(data.message, false); beep(false);
-    if (step.dataset.narrate === "1") speak(data.message);
     board && board.querySelectorAll("g.pt.not-right").forEach(function (pt) { pt.classList.remove("not-right"); });
     (data.not_right || []).forEach(function (name) {
       var pt = board.querySelector('g.pt[data-point="' + name + '"]');
@@ -221,7 +221,10 @@
 
   var hint = document.getElementById("hint");
   if (hint) hint.addEventListener("click", function () {
-    post(step.dataset.hintUrl, {}).then(function (data) { say(data.hint); speak(data.hint); });
+    post(step.dataset.hintUrl, {}).then(function (data) {
+      say(data.hint);
+      if (step.dataset.narrate !== "1") speak(data.hint);  // asked for: said aloud even where the step is quiet
+    });
   });
 
   // ---------------------------------------------------------------- demos

@@ -36,9 +36,14 @@
 
   var stones = window.TeachStones;
   function post(url, body) { return stones.post(url, body || {}, offline); }
+  var voice = window.TeachVoice;
+  function narrating() { return step.dataset.narrate === "1"; }
+  // the words under the board, said aloud too where the kid's pages narrate (a child who cannot read hears why
+  // the stone got away, and what to try)
   function say(message, good) {
     feedback.textContent = message || "";
     feedback.className = "feedback " + (good === true ? "good" : good === false ? "bad" : "");
+    if (message && voice && narrating()) voice.speak(message);
   }
   function pts() { return stones.points(board); }
   function rows() { return stones.rows(board); }
@@ -118,14 +123,11 @@
       .catch(function () { say(offline, false); });
   });
   var readAloud = document.getElementById("read-aloud");
-  if (readAloud) readAloud.addEventListener("click", function () {
-    if (!window.speechSynthesis) return;
-    speechSynthesis.cancel();
-    var u = new SpeechSynthesisUtterance(document.getElementById("instruction").textContent + " " + feedback.textContent);
-    u.lang = lang === "zh" ? "zh-CN" : "en-US";
-    u.rate = 0.9;
-    speechSynthesis.speak(u);
-  });
+  function readOut() {
+    if (voice) voice.speak(document.getElementById("instruction").textContent + " " + feedback.textContent);
+  }
+  if (readAloud) readAloud.addEventListener("click", readOut);
+  if (narrating() && voice) voice.whenAllowed(readOut);  // the puzzle's words, by themselves, as a lesson's are
   if (board) {
     startRows = rows();
     pts().forEach(function (pt) {

@@ -45,9 +45,13 @@
       b.addEventListener("click", function () { showNotice(true); });
     });
   }
+  var PICTURES = /[\u2190-\u21ff\u2300-\u23ff\u2460-\u27bf\u2b00-\u2bff\ufe0f\u200d]|\ud83c[\udc00-\udfff]|\ud83d[\udc00-\udfff]|\ud83e[\udc00-\udfff]/g;
   function speakAll(items) {
     if (!synth || !window.SpeechSynthesisUtterance) return;
-    items = items.filter(function (it) { return it && it.text; });
+    // pictures are for the eyes: a voice reads "🐱" as "cat face" and "✗" as "cross mark"
+    items = items.map(function (it) {
+      return it && it.text ? {text: it.text.replace(PICTURES, " ").replace(/\s+/g, " ").trim(), el: it.el} : it;
+    }).filter(function (it) { return it && it.text; });
     if (!items.length) return;
     synth.cancel();
     items.forEach(function (it, i) {

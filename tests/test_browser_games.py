@@ -202,6 +202,26 @@ def test_a_slow_answer_in_a_retry_puzzle_shows_the_board_thinking(demo, played, 
         context.close()
 
 
+def test_a_retry_puzzle_says_its_words_aloud_for_a_child_who_cannot_read(demo, played, browser):
+    """On a young kid's pages (narration on by default, as in the first lessons) the retry puzzle reads itself
+    out, and the computer's answer to a wrong move is said as well as shown."""
+    from test_browser_kid import STUB_VOICE, WITH_VOICES
+
+    with serving(demo) as base:
+        context = _signed_in(demo, browser, "tablet", "zh", base, played["kid"])
+        context.add_init_script(STUB_VOICE % WITH_VOICES)
+        page = context.new_page()
+        page.goto(f"{base}/games/{played['game']}/review")
+        page.wait_for_selector("#step svg.board.playable")
+        instruction = page.locator("#instruction").inner_text().strip()
+        page.wait_for_function("t => window.__spoken.some(s => s.includes(t))", arg=instruction)
+        page.click("#step g.pt[data-point=H1]")
+        page.wait_for_selector("#retry:not([hidden])", timeout=10000)
+        words = page.locator("#feedback").inner_text()
+        page.wait_for_function("w => window.__spoken.includes(w)", arg=words)
+        context.close()
+
+
 def test_the_review_page_waits_for_the_review_and_then_shows_the_puzzle(demo, browser):
     """The page says the teacher is looking while the game waits; when the review is written (here by the test,
     as a runner would), the page's polling finds it and the first missed capture appears."""

@@ -623,3 +623,30 @@ def test_the_step_s_buttons_are_on_the_screen_with_the_board(server, demo, brows
             page.click("#next")
             page.wait_for_url("**/learn/web-first/1")
     context.close()
+
+
+@pytest.mark.parametrize("device, lang", [("phone", "zh"), ("tablet", "en")])
+def test_a_narrated_step_says_aloud_why_a_move_was_wrong_without_reading_out_pictures(server, browser, demo,
+                                                                                      device, lang):
+    """A child who cannot read hears the computer's answer to a wrong move (it was shown only), and a voice is not
+    asked to read out the pictures in the words (🐱 is "cat face" to a voice)."""
+    import re
+
+    context, page = new_page(browser, device, lang=lang)
+    sign_in(page, server, demo, lang=lang)
+    open_puzzle(page, server)
+    page.evaluate("window.__spoken = []")
+    page.tap("g.pt[data-point=D4]") if device == "phone" else page.click("g.pt[data-point=D4]")
+    page.wait_for_selector("#retry:not([hidden])")
+    words = page.locator("#feedback").inner_text()
+    assert words and words in spoken(page)
+    context.close()
+    context, page = new_page(browser, device, lang=lang)  # signed out: the code screen's heading has a picture
+    page.goto(server + "/kids")
+    page.wait_for_function("() => window.__spoken.length > 0")
+    shown = page.locator("h1").inner_text()
+    assert re.search("[\U0001F300-\U0001FAFF]", shown)  # the heading has a picture for the eyes ...
+    said = " ".join(spoken(page))
+    assert not re.search("[\U0001F300-\U0001FAFF\u2600-\u27BF]", said)  # ... which the voice leaves out
+    assert re.sub("[\U0001F300-\U0001FAFF\uFE0F]", "", shown).strip() in said
+    context.close()

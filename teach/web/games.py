@@ -282,6 +282,14 @@ def board_coordinates() -> bool:
     return step_settings(None)["coordinates"] if current_user.is_kid else True
 
 
+def narrated() -> bool:
+    """Whether a kid's page says its words aloud by itself: the kid's own choice, as on the lesson and game pages
+    (on for the youngest unless a grown-up chose otherwise); a grown-up's page does not."""
+    from teach.web.kid import step_settings
+
+    return step_settings(None)["narrate"] if current_user.is_kid else False
+
+
 @bp.get("/")
 @kid_required
 def mine():
@@ -486,7 +494,8 @@ def review(game_id: int):
     kid = db.session.get(User, row.kid_id)
     return render_template("games/review.html", game=_summary_for_viewer(row, kid), kid=kid, state=state,
                            found=found, puzzle=puzzle, board=board, boards=boards, kid_view=kid_view, prompt=prompt,
-                           kind_label=kind_label, others=others, back=back_link(kid))
+                           kind_label=kind_label, others=others, back=back_link(kid),
+                           narrate=kid_view and narrated())
 
 
 @bp.get("/<int:game_id>/review/status")
