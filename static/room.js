@@ -26,6 +26,12 @@
         .then(function (d) { d._etag = r.headers.get("ETag"); return d; });
     });
   }
+  // a kid's page says aloud by itself what it shows (data-narrate: on for the youngest, as on the lessons and the
+  // games against the computer): an invitation, a "no thanks", whose turn it is, a draw offered, the end
+  var voice = window.TeachVoice;
+  function aloud(root, text) {
+    if (voice && root.dataset.narrate === "1" && text) voice.speak(text.replace(/\s+/g, " ").trim());
+  }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -45,7 +51,7 @@
     var feedback = document.getElementById("feedback");
     var poll = parseInt(root.dataset.poll, 10) || 2500;
     var leaving = false;
-    function say(m) { feedback.textContent = m || ""; }
+    function say(m) { feedback.textContent = m || ""; aloud(root, m); }
     function chosenGame() {
       var c = document.querySelector("#room-choice input[name=game]:checked");
       return c ? c.value : "";
@@ -63,6 +69,7 @@
       }).catch(function () { say(word("offline")); });
     }
     var told = {};  // the "no thanks" answers already said on this page
+    var heard = {};  // the invitations already said aloud
     function show(d) {
       if (d.game && !leaving) { leaving = true; window.location = d.game; return; }
       (d.declined || []).forEach(function (i) {
@@ -71,7 +78,7 @@
         say(i.glyph + " 🙅 " + i.message);
       });
       var sitOut = document.getElementById("sit-out");  // left out of the teacher's round: told why
-      if (sitOut.textContent !== (d.sitting_out || "")) sitOut.textContent = d.sitting_out || "";
+      if (sitOut.textContent !== (d.sitting_out || "")) { sitOut.textContent = d.sitting_out || ""; aloud(root, d.sitting_out); }
       sitOut.hidden = !d.sitting_out;
       var list = document.getElementById("classmates"), canInvite = list.dataset.canInvite === "1";
       list.textContent = "";
@@ -97,6 +104,10 @@
       var inv = document.getElementById("invitation-list");
       inv.textContent = "";
       d.invitations.forEach(function (i) {
+        if (!heard[i.id + "/" + i.accept]) {  // a new invitation: who asks, to play what
+          heard[i.id + "/" + i.accept] = true;
+          aloud(root, word("invitedYou") + " " + i.name + " · " + i.game);
+        }
         var li = el("li", "invitation");
         li.appendChild(el("span", "kid-pic", i.glyph));
         li.appendChild(el("span", "kid-name", i.name));
@@ -156,13 +167,17 @@
     function say(m, good) {
       feedback.textContent = m || "";
       feedback.className = "feedback speak " + (good === false ? "bad" : "");
+      aloud(root, m);
     }
     function hide(id, hidden) { var e = document.getElementById(id); if (e) e.hidden = hidden; }
     // a card that appears (a draw offered, the count) is brought into view: on a phone it opens below the board
     function reveal(id, shown) {
       var e = document.getElementById(id);
       if (!e) return;
-      if (shown && e.hidden) { e.hidden = false; e.scrollIntoView({behavior: "smooth", block: "nearest"}); }
+      if (shown && e.hidden) {
+        e.hidden = false; e.scrollIntoView({behavior: "smooth", block: "nearest"});
+        aloud(root, e.textContent);  // a draw offered, the count: what it asks, and its buttons
+      }
       else if (!shown) e.hidden = true;
     }
     // the wait for a child who left counts down every second between the server's answers (which come every
@@ -205,7 +220,9 @@
       });
       hide("turn", state !== "playing");
       document.getElementById("turn-stone").className = "turn-stone " + d.to_move;
-      document.getElementById("turn-text").textContent = d.turn || "";
+      var turnText = document.getElementById("turn-text");
+      if (turnText.textContent !== (d.turn || "") && state === "playing" && you && d.to_move === you) aloud(root, d.turn);
+      turnText.textContent = d.turn || "";
       var notice = document.getElementById("notice");
       notice.textContent = d.notice || ""; notice.hidden = !d.notice;
       var away = document.getElementById("away");
@@ -271,6 +288,7 @@
         // the game has just ended: the result card is brought into view (it sat below the board, off screen)
         if (banner.hidden) {  // as on the play page: the last move first, then only as far as shows the card
           banner.hidden = false;
+          aloud(root, [b.title, b.reason].filter(Boolean).join(" "));
           setTimeout(function () { banner.scrollIntoView({behavior: "smooth", block: "nearest"}); }, 1200);
         }
       }
@@ -307,6 +325,7 @@
     on("pass", function () { if (toMove === you) send(root.dataset.moveUrl, {move: "pass", ply: ply}); });
     on("resign", function () {
       hide("resign-confirm", false);
+      aloud(root, document.getElementById("resign-confirm").textContent);
       var box = document.getElementById("resign-confirm");  // below the fold on a phone
       if (box) box.scrollIntoView({behavior: "smooth", block: "nearest"});
     });

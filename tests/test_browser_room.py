@@ -56,7 +56,10 @@ def shot(page, name: str) -> None:
 
 
 def kid_page(browser, server, app, name, pictures, device, lang):
+    from test_browser_kid import STUB_VOICE, WITH_VOICES
+
     context = browser.new_context(viewport=SIZES[device], locale=LOCALES[lang], has_touch=True)
+    context.add_init_script(STUB_VOICE % WITH_VOICES)  # records what the page says aloud (window.__spoken)
     page = context.new_page()
     with app.app_context():
         kid_id = db.session.scalar(sa.select(User.id).where(User.name == name))
@@ -96,6 +99,8 @@ def test_two_children_play_a_capture_game_in_two_browsers_and_the_teacher_watche
         ming.wait_for_selector("#classmates li.classmate:has-text('Lily') .kid-busy")
         assert ming.locator("#classmates li.classmate:has-text('Lily') button.invite").count() == 0
         shot(lily, f"invited-{device}-{lang}")
+        # a child who cannot read hears who asks (the demo kids are on their first levels: the page narrates)
+        lily.wait_for_function("() => window.__spoken.some(s => s.includes('明明'))", timeout=5000)
         press(lily, device, "#invitation-list li.invitation button.accept")
         lily.wait_for_url("**/live/*")
         ming.wait_for_url("**/live/*", timeout=10000)  # the inviter's room opens the game by itself
@@ -132,6 +137,10 @@ def test_two_children_play_a_capture_game_in_two_browsers_and_the_teacher_watche
         for page in (black, white):  # each child sees the result card without scrolling: it is brought into view
             page.wait_for_function("""() => { const r = document.querySelector('#banner .banner-title, #banner h2, #banner')
                 .getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight; }""", timeout=5000)
+        for page in (black, white):  # and hears how the game ended
+            page.wait_for_function("""() => window.__spoken.includes(
+                (document.getElementById('banner-title').textContent + ' ' +
+                 document.getElementById('banner-reason').textContent).replace(/\\s+/g, ' ').trim())""", timeout=5000)
         assert "win" in black.locator("#banner").get_attribute("class")
         assert "lose" in white.locator("#banner").get_attribute("class")
         assert white.locator("g.pt[data-point=A7]").get_attribute("class").split()[1] == "empty"

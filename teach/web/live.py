@@ -317,7 +317,7 @@ def page(game_id: int):
                          "settle")}
     teacher = _teacher_of(row)
     return render_template("room/game.html", row=row, state=state, board=board, you=you, urls=urls,
-                           reactions=reaction_words(), teacher=teacher,
+                           reactions=reaction_words(), teacher=teacher, narrate=you is not None and games.narrated(),
                            room_url=url_for("room.home") if you else None,
                            # a teacher watching goes back to the class's live games, not to a dead end
                            live_url=url_for("room.live_view", class_id=row.group_id) if teacher else None)

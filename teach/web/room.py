@@ -109,7 +109,8 @@ def room(class_id: int):
                for c in settings.kinds if c in GAME_CHOICES]
     return render_template("room/room.html", group=group, choices=choices, settings=settings,
                            state_url=url_for("room.state", class_id=group.id),
-                           invite_url=url_for("room.invite", class_id=group.id), poll=ROOM_POLL_MS)
+                           invite_url=url_for("room.invite", class_id=group.id), poll=ROOM_POLL_MS,
+                           narrate=games.narrated())
 
 
 def _here(group_id: int) -> None:
