@@ -372,6 +372,9 @@ def test_a_placement_test_missed_at_the_first_puzzle_opens_nothing_more(demo):
     assert 'href="/learn/web-second" class="locked-link"' in client.get("/learn/").get_data(as_text=True)
     assert client.get("/learn/web-second").status_code == 403
     assert 'id="placed-open"' not in client.get("/placement/done").get_data(as_text=True)
+    # none right at the first try is not cheered as "0 of 6 right!": the child hears the test found the start
+    done = client.get("/placement/done", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "right at the first try!" not in done and "Now we know where you start." in done
 
 
 def test_the_placement_test_is_only_for_a_start(demo):

@@ -348,7 +348,7 @@ def _quiz_answer_words(quiz, answer: dict) -> str:
             return quiz.choices[choice].get(g.lang)
         return ""
     if "yes" in answer:
-        return _("yes") if answer["yes"] is True else _("no")
+        return _("Yes") if answer["yes"] is True else _("No")  # the words of the kid's buttons
     if "number" in answer and isinstance(answer["number"], int | float) and not isinstance(answer["number"], bool):
         number = answer["number"]
         return str(int(number)) if float(number).is_integer() else str(number)
