@@ -80,7 +80,13 @@
       var sitOut = document.getElementById("sit-out");  // left out of the teacher's round: told why
       if (sitOut.textContent !== (d.sitting_out || "")) { sitOut.textContent = d.sitting_out || ""; aloud(root, d.sitting_out); }
       sitOut.hidden = !d.sitting_out;
-      var list = document.getElementById("classmates"), canInvite = list.dataset.canInvite === "1";
+      var stopped = document.getElementById("room-stopped");  // the teacher stopped the games: said, once
+      if (stopped && stopped.lastElementChild.textContent !== (d.stopped || "")) {
+        stopped.lastElementChild.textContent = d.stopped || "";
+        aloud(root, d.stopped);
+      }
+      if (stopped) stopped.hidden = !d.stopped;
+      var list = document.getElementById("classmates"), canInvite = list.dataset.canInvite === "1" && !d.stopped;
       list.textContent = "";
       // a classmate who invited this child, or whom this child invited, is not offered "invite" again: two
       // invitations crossing would ask each child twice
@@ -236,7 +242,7 @@
       } else { away.hidden = true; clearInterval(awayTimer); awayTimer = null; }
       hide("play-actions", state !== "playing");
       hide("reactions", state === "finished");
-      hide("resume-box", state !== "adjourned" || !(you || teacher));
+      hide("resume-box", state !== "adjourned" || !(you || teacher) || (d.stopped && !teacher));
       reveal("draw-offered", state === "playing" && d.draw_offer && d.draw_offer !== you);
       var offer = document.getElementById("offer-draw");
       if (offer) offer.disabled = !!d.draw_offer;

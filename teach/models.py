@@ -481,6 +481,9 @@ class PlayRoom(db.Model):
     capture_goal: Mapped[int] = mapped_column(default=3)
     away_seconds: Mapped[int] = mapped_column(default=120)
     away_outcome: Mapped[str] = mapped_column(sa.String(8), default="adjourn")
+    # when the teacher stopped the class's games (the lesson is over): until the teacher lets them play again,
+    # starts a round, or ``live.STOP_HOURS`` have passed, no game of the class is played on or started
+    stopped_at: Mapped[datetime | None]
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
     __table_args__ = (sa.CheckConstraint("away_outcome in ('adjourn', 'abandon')", name="away_outcome"),)

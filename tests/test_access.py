@@ -342,6 +342,7 @@ EXPECT.update({
     ("room.save_settings", "POST"): (CLASS, {"kinds": "capture-7", "goal": "3", "away": "2", "outcome": "adjourn"},
                                      teacher_only(302)),
     ("room.stop_games", "POST"): (CLASS, {}, teacher_only(302)),
+    ("room.play_again", "POST"): (CLASS, {}, teacher_only(302)),
     ("room.start_round", "POST"): (CLASS, {"game": "capture-7", "pairing": "random", "goal": "3", "away": "2",
                                            "outcome": "adjourn"}, teacher_only(302)),
     ("live.page", "GET"): (LIVE_PLAYING, None, LIVE_SEEN),

@@ -615,9 +615,10 @@ def test_the_child_left_out_of_an_odd_round_is_told_while_the_round_plays(room):
     assert out.get(f"/room/{gid}/state").get_json()["sitting_out"] is None  # the round is over
 
 
-def test_the_teacher_stops_the_round_s_games_and_the_children_can_play_on_later(room):
+def test_the_teacher_stops_the_round_s_games_and_the_children_play_on_when_she_says_so(room):
     """The lesson is over: one button rests every game going on (nothing decided for the children), their seats
-    are free, the page no longer names the child who sat out, and the next round's form keeps this one's choices."""
+    are free, the page no longer names the child who sat out, and the next round's form keeps this one's choices.
+    The games stay stopped (no "play on", no new game) until the teacher lets the children play again."""
     app, gid, ming, lily = room
     hong = kid_client(app, "小红")
     hong.get(f"/room/{gid}")
@@ -641,10 +642,23 @@ def test_the_teacher_stops_the_round_s_games_and_the_children_can_play_on_later(
         row = db.session.get(LiveGame, game.id)
         assert (row.state, row.moves, row.result) == ("adjourned", ["D4"], None)  # nothing decided
         assert db.session.scalar(sa.select(sa.func.count()).select_from(LiveSeat)) == 0
-    seen = white.get(f"/live/{game.id}/state").get_json()
-    assert seen["state"] == "adjourned" and seen["notice"]
+    seen = white.get(f"/live/{game.id}/state", headers={"Accept-Language": "en"}).get_json()
+    assert seen["state"] == "adjourned" and seen["stopped"] is True and "teacher has stopped" in seen["notice"]
     assert move(white, game.id, "E5", 1).status_code == 409  # no move in a resting game
-    assert white.post(f"/live/{game.id}/resume", json={}).get_json()["state"] == "playing"  # play on later
+    # both children tap "play on" at once: the game stays stopped, and no new game starts in the room either
+    refused_ = white.post(f"/live/{game.id}/resume", json={})
+    assert refused_.status_code == 409 and refused_.get_json()["state"] == "adjourned"
+    kid = next(c for c in (ming, lily, hong) if c.kid_id not in players_of)
+    room_now = kid.get(f"/room/{gid}/state").get_json()
+    assert room_now["stopped"] and room_now["resting"] == []
+    asked = kid.post(f"/room/{gid}/invite", json={"to": black.kid_id, "game": "capture-7"})
+    assert asked.status_code == 409 and asked.get_json()["result"] == "closed"
+    page = teacher.get(f"/room/class/{gid}/live", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'id="play-again"' in page
+    # the teacher's word: the children may play on
+    assert teacher.post(f"/room/class/{gid}/play-again").status_code == 302
+    assert white.get(f"/room/{gid}/state").get_json()["stopped"] is None
+    assert white.post(f"/live/{game.id}/resume", json={}).get_json()["state"] == "playing"  # play on now
     assert teacher.post(f"/room/class/{gid}/stop").status_code == 302
     assert teacher_client(app).post(f"/room/class/{gid + 1000}/stop").status_code == 404
     assert ming.post(f"/room/class/{gid}/stop").status_code in (302, 403)  # not a child's button

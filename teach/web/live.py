@@ -29,7 +29,7 @@ from flask_babel import force_locale
 from flask_login import current_user, login_required
 
 from teach.go import IllegalMove, counting
-from teach.models import LiveGame, LiveSeat, Membership, PlayedGame, StickerAward, User, utcnow
+from teach.models import LiveGame, LiveSeat, Membership, PlayedGame, PlayRoom, StickerAward, User, utcnow
 from teach.web import games, messages, milestones, notify, reviews
 from teach.web.board import render_board
 from teach.web.extensions import db
@@ -47,6 +47,7 @@ REACTIONS = ("thumbs", "smile", "nice-move", "good-game")
 REACTION_GAP = timedelta(seconds=2)  # one reaction per player every two seconds: no flood of pictures
 SEEN_EVERY = timedelta(seconds=10)  # how often a page's questions refresh the player's "still here"
 AWAY_NOTICE = timedelta(seconds=30)  # after this the other page says "X left: the game waits"
+STOP_HOURS = 12  # a teacher's "stop the games" holds the class's games this long at most (the rest of the day)
 POLL_WAITING_MS = 750  # a page waiting for the opponent's move asks this often (the 1 s promise)
 POLL_IDLE_MS = 3000  # a page whose turn it is, or that is watching, asks less often
 HEARTBEAT_MS = 15000  # and without a condition this often: it says "still here" and repairs a lost version
@@ -206,6 +207,17 @@ def _away(row: LiveGame, you: str | None, now) -> dict | None:
     return None
 
 
+def stopped(group_id: int) -> bool:
+    """Whether the class's teacher stopped its games (the lesson is over) and has not let them play again: no game
+    of the class is played on or started by the children meanwhile (a teacher may still play one on)."""
+    at = db.session.scalar(sa.select(PlayRoom.stopped_at).where(PlayRoom.group_id == group_id))
+    return at is not None and utcnow() - at < timedelta(hours=STOP_HOURS)
+
+
+def stopped_words() -> str:
+    return _("The teacher has stopped the games for now. You can play on when your teacher says so.")
+
+
 def state_of(row: LiveGame, game, you: str | None) -> dict:
     """Everything a game page (a player's or a watcher's) draws, in one JSON object."""
     players = _players(row)
@@ -228,7 +240,9 @@ def state_of(row: LiveGame, game, you: str | None) -> dict:
         body.update(count_board=str(view["board"]), points=view["points"], points_words=view["points_words"],
                     referee=view["referee"], kid_line=view["kid_line"], tone=view["tone"])
     if row.state == "adjourned":
-        body["notice"] = _("This game is resting. Tap “play on” when you are both here.")
+        body["stopped"] = stopped(row.group_id)
+        body["notice"] = stopped_words() if body["stopped"] else \
+            _("This game is resting. Tap “play on” when you are both here.")
     if row.state == "disputed":
         body["notice"] = _("You do not agree on the count: the teacher will come and count with you.")
     if row.state == "finished":
@@ -800,6 +814,8 @@ def resume(game_id: int):
     if row.state != "adjourned":
         return _on_record(row.id, you, _("This game is going on already.") if row.state in ACTIVE
                           else messages.game_over())
+    if not _teacher_of(row) and stopped(row.group_id):  # the teacher said the games are over for now
+        return _on_record(row.id, you, stopped_words())
     # claim the game first, in the transaction that seats the children and resumes it: a second tap waits here
     # for the first to commit and is told the game goes on. (Seating first let SQLite commit the seats at the end
     # of their savepoint, before the game said "playing", and the second tap then read a game still resting.)

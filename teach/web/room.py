@@ -182,8 +182,9 @@ def state(class_id: int):
         LiveGame.group_id == group.id, sa.or_(LiveGame.black_id == me, LiveGame.white_id == me),
         LiveGame.state.in_((*live.ACTIVE, "adjourned"))).order_by(LiveGame.id.desc()).limit(10)).all()
     active = next((r for r in mine if r.state in live.ACTIVE), None)
+    stopped = live.stopped(group.id)  # the teacher stopped the games: nothing is started or played on meanwhile
     return jsonify(
-        result="ok", here=here,
+        result="ok", here=here, stopped=live.stopped_words() if stopped else None,
         sitting_out=None if active else _sat_out(group.id, me, any(not k["busy"] for k in here)),
         invitations=[dict(_kid_card(u), invitation=i.id, game=game_words(i.kind, i.size, i.capture_goal),
                           accept=url_for("room.answer", invitation_id=i.id, action="accept"),
@@ -196,7 +197,7 @@ def state(class_id: int):
                                  name=games.first_name(u.name))) for i, u in declined],
         game=url_for("live.page", game_id=active.id) if active else None,
         resting=[{"url": url_for("live.page", game_id=r.id), "game": game_words(r.kind, r.size, r.capture_goal)}
-                 for r in mine if r.state == "adjourned"])
+                 for r in mine if r.state == "adjourned" and not stopped])
 
 
 def _sat_out(group_id: int, me: int, someone_free: bool) -> str | None:
@@ -225,6 +226,8 @@ def invite(class_id: int):
             or not isinstance(choice, str):
         return refused()
     settings = room_settings(group.id)
+    if live.stopped(group.id):
+        return jsonify(result="closed", message=live.stopped_words()), 409
     if not settings.invitations_open:
         return jsonify(result="closed", message=_("The teacher has closed invitations for now.")), 409
     if choice not in settings.kinds or choice not in GAME_CHOICES:
@@ -262,6 +265,8 @@ def answer(invitation_id: int, action: str):
     if json_body() or request.get_data() not in (b"", b"{}"):
         return refused()
     now = utcnow()
+    if action == "accept" and inv.state == "pending" and live.stopped(inv.group_id):
+        return jsonify(result="closed", state=inv.state, message=live.stopped_words()), 409
     if action == "accept" and inv.state == "pending":
         busy = _busy_ids(inv.group_id) & {inv.from_id, inv.to_id}
         if busy:  # one game at a time: the invitation stays open until the other game is over
@@ -321,7 +326,7 @@ def live_view(class_id: int):
                            boards=boards, choices=[(c, choice_words(c)) for c in GAME_CHOICES],
                            goals=CAPTURE_GOALS, away_choices=AWAY_CHOICES, last_round=last_round,
                            sitting_out=_names(last_round.sitting_out if round_on else []),
-                           active=sum(1 for r in rows if r.state in live.ACTIVE),
+                           active=sum(1 for r in rows if r.state in live.ACTIVE), stopped=live.stopped(group.id),
                            waiting=[k for k in here if k.id not in busy], playing=[k for k in here if k.id in busy],
                            data_url=url_for("room.live_data", class_id=group.id))
 
@@ -493,6 +498,7 @@ def stop_games(class_id: int):
                                                         LiveGame.state.in_(live.ACTIVE))).all()
     stopped = []
     now = utcnow()
+    _stored_room(group.id).stopped_at = now  # and they stay stopped: "play on" waits for the teacher's word
     for row in rows:
         done = db.session.execute(sa.update(LiveGame).where(LiveGame.id == row.id, LiveGame.version == row.version,
                                                             LiveGame.state.in_(live.ACTIVE))
@@ -509,9 +515,29 @@ def stop_games(class_id: int):
         flash(_("A game changed just as you stopped them; look at the games below and stop again if you need to."),
               "error")
     else:
-        flash(ngettext("%(num)d game stopped: it rests, and the children can play on later.",
-                       "%(num)d games stopped: they rest, and the children can play on later.", len(stopped)), "ok")
+        flash(ngettext("%(num)d game stopped: it rests until you let the children play again.",
+                       "%(num)d games stopped: they rest until you let the children play again.", len(stopped)),
+              "ok")
     return redirect(url_for("room.live_view", class_id=group.id))
+
+
+@bp.post("/class/<int:class_id>/play-again")
+@teacher_required
+def play_again(class_id: int):
+    """The teacher's word after a stop: the children may play on in their resting games, and start new ones."""
+    group = class_or_404(class_id)
+    _stored_room(group.id).stopped_at = None
+    db.session.commit()
+    flash(_("The children can play again: their resting games wait for them to tap “play on”."), "ok")
+    return redirect(url_for("room.live_view", class_id=group.id))
+
+
+def _stored_room(group_id: int) -> PlayRoom:
+    """The class's room row, stored (with the defaults) if its teacher never changed them."""
+    room = room_settings(group_id)
+    if room.id is None:
+        db.session.add(room)
+    return room
 
 
 @bp.post("/class/<int:class_id>/round")
@@ -548,6 +574,8 @@ def start_round(class_id: int):
         flash(_("Some children started a game just now (another round, or an invitation), so no round was started. "
                 "Look at the games below, then start the round again for the others."), "error")
         return redirect(url_for("room.live_view", class_id=group.id))
+    if live.stopped(group.id):  # a round is the teacher's word that the class plays again
+        _stored_room(group.id).stopped_at = None
     db.session.commit()
     for row in made:
         notify.published(row.id, row.version)
