@@ -259,6 +259,22 @@ def test_assignments_refuse_past_days_and_open_first_on_the_kid_map(demo, client
     assert ming.get("/learn/web-second").status_code == 403
 
 
+def test_late_homework_is_marked_late_on_the_kid_s_map(demo, client):
+    """Homework whose day has passed is marked late, not shown as "by 12-05" like homework still on time."""
+    with demo.app_context():
+        class_id = demo_class(demo)
+        db.session.add(Assignment(group_id=class_id, lesson_id="web-first", due_on=date.today() - timedelta(2)))
+        db.session.add(Assignment(group_id=class_id, lesson_id="web-second", due_on=date.today() + timedelta(3)))
+        db.session.commit()
+    lily = demo.test_client()
+    lily.post(f"/kids/CAT234/{kid_id(demo, 'Lily')}", data={"pictures": "star,apple,sun"})
+    page = lily.get("/learn/", headers=EN).get_data(as_text=True)
+    late = (date.today() - timedelta(2)).strftime("%m-%d")
+    assert re.search(rf'data-lesson="web-first".*?<span class="due late">⏰ Late: it was for {late}</span>', page, re.S)
+    on_time = (date.today() + timedelta(3)).strftime("%m-%d")
+    assert re.search(rf'data-lesson="web-second".*?<span class="due">by {on_time}</span>', page, re.S)
+
+
 def test_a_topic_assignment_gives_every_lesson_of_it(demo, client):
     teacher_login(client)
     client.post(f"/teach/classes/{demo_class(demo)}/assignments",

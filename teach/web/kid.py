@@ -196,7 +196,7 @@ def lesson_map():
     return render_template("kid/map.html", topics=content.catalog().topics, progress=progress,
                            unlocked=unlocked, next_id=next_id, homework=homework, assigned=assigned,
                            class_lessons=[l for l in own.values() if l.id not in assigned],
-                           practice_homework=_practice_homework(), **goal)
+                           practice_homework=_practice_homework(), today=timing.today(), **goal)
 
 
 def _practice_homework() -> list[dict]:
