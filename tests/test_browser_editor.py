@@ -99,6 +99,14 @@ def test_a_teacher_makes_a_puzzle_on_the_board_publishes_it_and_a_kid_plays_it(s
     tap(page, "E4")
     page.wait_for_selector("#feedback.good")
     assert stone(page, "E5") == "empty"
+    # as on a kid's page, a tap after a wrong move starts a new try from that tap
+    page.click("#try-again")
+    tap(page, "D4")
+    page.wait_for_selector("#feedback.bad")
+    page.wait_for_timeout(700)  # the computer's answer is on the board
+    tap(page, "E4")
+    page.wait_for_selector("#feedback.good")
+    assert stone(page, "D4") == "empty" and stone(page, "E5") == "empty"
     shot(page, f"editor-try-{device}-{lang}")
 
     # publish it to the class

@@ -231,6 +231,9 @@ def test_a_hint_written_in_the_editor_is_the_kids_hint_in_both_languages(demo, c
     assert kid.post(f"/kids/CAT234/{lily}", data={"pictures": "star,apple,sun"}).status_code == 302
     for lang in (ZH, EN):  # written in Chinese only: the same words on an English page
         assert kid.post(f"/learn/{lesson_id}/0/hint", json={}, headers=lang).get_json()["hint"] == "看看它还有几口气"
+    # the teacher tries it as a kid, hint and all
+    tried = client.get(f"/teach/editor/try/{pk}", headers=EN).get_data(as_text=True)
+    assert 'data-hint="看看它还有几口气"' in tried and 'id="try-hint"' in tried
     # no hint written: the page's own "no hint" words, as before
     status, _page = prove(demo, client, client.post("/teach/editor", data=FORM, headers=EN))
     with demo.app_context():
@@ -321,6 +324,31 @@ def test_trying_a_saved_puzzle_as_a_kid_judges_moves_and_records_nothing(demo, c
         assert client.post(f"/teach/editor/try/{pk}/move", json=bad).status_code == 400
     with demo.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Attempt)) == 0
+
+
+def test_a_tried_move_the_reader_must_read_again_keeps_its_stone_and_is_answered(demo, client):
+    """On the try page as on a kid's: a move the request cannot settle is read again in the background, the page is
+    told to keep the stone and ask again (it said "tap again" for ever), and the next ask gets the verdict."""
+    from teach.go.judge import Judge
+    from teach.go.reading import Limits
+    from teach.web import classroom, deep_read
+
+    teacher_login(client)
+    assert prove(demo, client, client.post("/teach/editor", data=FORM, headers=EN))[0] == "done"
+    with demo.app_context():
+        stored = db.session.scalars(sa.select(TeacherLesson)).one()
+        pk = stored.id
+        puzzle = next(s for s in classroom.typed_lesson(stored).steps if s.kind == "puzzle")
+        puzzle.__dict__["_judge"] = Judge(puzzle.start(), puzzle.goal_object(), Limits(nodes=1))  # a busy server
+    try:
+        first = client.post(f"/teach/editor/try/{pk}/move", json={"line": [], "move": "D4"}, headers=EN).get_json()
+        assert first["result"] == "thinking" and first["retry"] > 0 and first["line"] == []
+        assert "back_rows" not in first and first["rows"][5][3] == "X"  # the stone stays while it is read
+        assert deep_read.wait_idle(timeout=120)
+        again = client.post(f"/teach/editor/try/{pk}/move", json={"line": [], "move": "D4"}, headers=EN).get_json()
+        assert again["result"] == "wrong" and again["reply"] == "E4"
+    finally:
+        puzzle.__dict__.pop("_judge", None)
 
 
 # ---------------------------------------------------------------------- the demo board

@@ -17,7 +17,7 @@ from teach.go import Game, IllegalMove
 from teach.go.judge import GOALS, GoalError
 from teach.lessons import authoring
 from teach.models import Membership, PlayedGame, ProofJob, TeacherLesson, TeacherLessonClass, utcnow
-from teach.web import classroom, content, messages, proofs
+from teach.web import classroom, content, deep_read, messages, proofs
 from teach.web.access import teacher_required
 from teach.web.board import render_board, rows_after
 from teach.web.extensions import db
@@ -334,13 +334,18 @@ def try_move(lesson_pk: int):
     except ValueError:
         return jsonify(result="illegal", reason="off-board", message=messages.illegal("off-board")), 400
     point = point.strip().upper()
+    played, judge = [m.upper() for m in line], puzzle.judge()
     try:
-        verdict = puzzle.judge().judge([m.upper() for m in line], point)
+        verdict = deep_read.settled(judge, played, point) or judge.judge(played, point)
     except (GoalError, IllegalMove, ValueError):
         return refused()
     if verdict.result == "illegal":
         return jsonify(result="illegal", reason=verdict.reason, message=messages.illegal(verdict.reason))
-    moves = [m.upper() for m in line] + [point]
+    moves = played + [point]
+    if verdict.reason == "unknown" and deep_read.later(judge, played, point):
+        # read again on a larger budget, as for a kid: the stone stays, and the page asks again
+        return jsonify(result="thinking", reply=None, rows=rows_after(start, moves), line=played,
+                       retry=deep_read.RETRY_MS, message=NOT_A_MOVE["working"]())
     if verdict.result == "slow" or verdict.reason == "unknown":
         # no move of the line, as on a kid's page: the stone is shown, then taken back, and the line stays
         kind = "slow" if verdict.result == "slow" else "thinking"
