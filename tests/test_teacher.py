@@ -448,6 +448,7 @@ def test_a_tap_quiz_has_a_mistake_map_of_the_points_tapped_and_left_out(demo, cl
     assert "Tom, 明明" in page and "Lily, 明明" in page
     assert 'data-right="D5 E4 F5"' in page and "Right after a wrong answer: 1 kid" in page
     assert re.search(r'data-point="C5"[^>]*aria-label="C5, [^"]*, a"', page)  # lettered on the board
+    assert sorted(re.findall(r'class="pt [^"]*right-answer[^"]*" data-point="(\w+)"', page)) == ["D5", "E4", "F5"]
     # the dashboard links the quiz's map, once a kid has tried the lesson
     dash = client.get(f"/teach/classes/{class_id}/dashboard", headers=EN).get_data(as_text=True)
     assert f"/teach/classes/{class_id}/mistakes/web-first/2" in dash

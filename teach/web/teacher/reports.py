@@ -332,7 +332,8 @@ def _quiz_mistakes(group: Group, lesson, step: int, quiz):
     board = None
     if quiz.position is not None:
         board = render_board(quiz.position.game(quiz.to_play).board_rows(), lang=g.lang, marks=quiz.marks,
-                             labels={m["what"]: m["label"] for m in wrong_taps}, small_labels=True)
+                             labels={m["what"]: m["label"] for m in wrong_taps}, small_labels=True,
+                             point_classes={p: ["right-answer"] for p in quiz.answers})  # drawn green
     return render_template("teacher/mistakes.html", group=group, lesson=lesson, quiz=quiz, step=step, board=board,
                            wrong_taps=wrong_taps, left_out=listed(left_out), given=listed(given),
                            right=_quiz_right_words(quiz), tally=counted.counts())
