@@ -234,6 +234,9 @@ def test_a_hint_written_in_the_editor_is_the_kids_hint_in_both_languages(demo, c
     # the teacher tries it as a kid, hint and all
     tried = client.get(f"/teach/editor/try/{pk}", headers=EN).get_data(as_text=True)
     assert 'data-hint="看看它还有几口气"' in tried and 'id="try-hint"' in tried
+    # the lesson's page shows its goal and hint, and leads to how the class did (a phone has no dashboard grid)
+    own = client.get(f"/teach/lessons/{pk}", headers=EN).get_data(as_text=True)
+    assert "💡 看看它还有几口气" in own and f'href="/teach/classes/{class_id}/mistakes/{lesson_id}/0"' in own
     # no hint written: the page's own "no hint" words, as before
     status, _page = prove(demo, client, client.post("/teach/editor", data=FORM, headers=EN))
     with demo.app_context():

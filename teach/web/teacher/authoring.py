@@ -146,11 +146,20 @@ def own_lesson(lesson_pk: int):
         if s.position is not None:
             board = render_board(s.position.game(getattr(s, "to_play", "black")).board_rows(), lang=g.lang,
                                  marks=s.marks, labels=s.position.label_points)
-        steps.append({"kind": s.kind, "text": text.get(g.lang) if text else "", "board": board})
+        hint = getattr(s, "hint", None)
+        steps.append({"kind": s.kind, "text": text.get(g.lang) if text else "", "board": board,
+                      "hint": hint.get(g.lang) if hint else "", "goal": GOAL_LABELS.get(getattr(s, "goal", ""), "")})
     puzzles = [s for s in lesson.steps if s.kind == "puzzle"]
     copyable = len(puzzles) == 1 and puzzles[0].position is not None \
         and puzzles[0].position.size in authoring.BOARD_SIZES  # the editor opens it (``?copy=``) to change
-    return render_template("teacher/own_lesson.html", stored=stored, lesson=lesson, steps=steps, copyable=copyable)
+    # the classes of this teacher's that have it: how each did, step by step (on a phone, where the dashboard's
+    # grid with the other map links is hidden, this is the way to them)
+    mine = sa.select(Membership.group_id).where(Membership.user_id == current_user.id, Membership.role == "teacher")
+    classes = db.session.execute(sa.select(Group.id, Group.name).join(
+        TeacherLessonClass, TeacherLessonClass.group_id == Group.id).where(
+        TeacherLessonClass.lesson_pk == stored.id, Group.id.in_(mine)).order_by(Group.name)).all()
+    return render_template("teacher/own_lesson.html", stored=stored, lesson=lesson, steps=steps, copyable=copyable,
+                           classes=classes)
 
 
 @bp.post("/lessons/<int:lesson_pk>/delete")
