@@ -110,8 +110,8 @@
       var inv = document.getElementById("invitation-list");
       inv.textContent = "";
       d.invitations.forEach(function (i) {
-        if (!heard[i.id + "/" + i.accept]) {  // a new invitation: who asks, to play what
-          heard[i.id + "/" + i.accept] = true;
+        if (!heard[i.accept]) {  // a new invitation (its own answer link): who asks, to play what
+          heard[i.accept] = true;
           aloud(root, word("invitedYou") + " " + i.name + " · " + i.game);
         }
         var li = el("li", "invitation");

@@ -213,6 +213,7 @@ def _cell(text: str) -> str:
 
 
 MAPPED = ("puzzle", "quiz")  # the steps with a mistake map
+LETTERS = "abcdefghjkmnpqrstuvwxyz"  # a map's marks: small letters, as Go diagrams mark points (capitals name columns)
 
 
 class _Tally:
@@ -273,12 +274,11 @@ def mistakes(class_id: int, lesson_id: str, step: int):
     tally = counted.counts()
     judge = content.judge_for(lesson_id, step) if lesson_id in content.catalog().lessons else puzzle.judge()
     start = puzzle.start()
-    letters = "abcdefghjkmnpqrstuvwxyz"  # small letters, as Go diagrams mark points: the capitals name columns
     names = _names_of(plays.values())
     found = []
     for i, (move, kids) in enumerate(sorted(plays.items(), key=lambda x: (-len(x[1]), x[0]))):
         verdict = judge.judge([], move)
-        label = letters[i] if i < len(letters) else "?"
+        label = LETTERS[i] if i < len(LETTERS) else "?"
         found.append({"move": move, "label": label, "kids": len(kids), "reply": verdict.reply,
                       "names": sorted(names.get(k, "?") for k in kids),
                       "why": messages.wrong(puzzle, verdict.reason, g.lang) if verdict.result == "wrong" else "",
@@ -320,7 +320,6 @@ def _quiz_mistakes(group: Group, lesson, step: int, quiz):
             if words:
                 given.setdefault(words, set()).add(kid_id)
     names = _names_of([*tapped.values(), *left_out.values(), *given.values()])
-    letters = "abcdefghjkmnpqrstuvwxyz"
 
     def listed(found: dict[str, set[int]]) -> list[dict]:
         return [{"what": what, "kids": len(kids), "names": sorted(names.get(k, "?") for k in kids)}
@@ -328,7 +327,7 @@ def _quiz_mistakes(group: Group, lesson, step: int, quiz):
 
     wrong_taps = listed(tapped)
     for i, m in enumerate(wrong_taps):
-        m["label"] = letters[i] if i < len(letters) else "?"
+        m["label"] = LETTERS[i] if i < len(LETTERS) else "?"
     board = None
     if quiz.position is not None:
         board = render_board(quiz.position.game(quiz.to_play).board_rows(), lang=g.lang, marks=quiz.marks,
