@@ -118,11 +118,23 @@ def _compile_catalogue() -> None:
             write_mo(f, catalog)
 
 
+# The browser journeys run again on PostgreSQL too: a kid's whole lesson, a live game between two browsers and a
+# long wrong line. The other browser tests drive the same routes the web tests already run on PostgreSQL, and on a
+# 2-core machine they would double CI's time for no database behaviour of their own.
+PG_BROWSER_FILES = {"test_browser.py", "test_browser_room.py", "test_browser_long_line.py"}
+
+
 def pytest_collection_modifyitems(items):
-    """Tests that use the database carry the ``db`` mark: CI runs them again on PostgreSQL (``pytest -m db``)."""
+    """Tests that use the database carry the ``db`` mark: CI runs them again on PostgreSQL (``pytest -m db``).
+    Browser tests carry ``browser``; those of ``PG_BROWSER_FILES`` also ``pg_browser``, the ones CI runs again."""
     for item in items:
         if "app" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.db)
+        name = Path(str(item.fspath)).name
+        if name.startswith("test_browser"):
+            item.add_marker(pytest.mark.browser)
+            if name in PG_BROWSER_FILES:
+                item.add_marker(pytest.mark.pg_browser)
 
 
 def database_url(tmp_path: Path) -> str:
