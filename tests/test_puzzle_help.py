@@ -160,6 +160,7 @@ def test_a_practice_puzzle_solved_after_show_me_is_marked_as_watched_not_as_foun
     marks = re.findall(r'<li class="(\w+)" title="\d+">', page)
     assert marks[:2] == ["shown", "first"] and set(marks[2:]) == {"missed"}
     assert "2 of 10 solved" in page and "1 at the first try" in page
+    assert 'data-cheer="some"' in page and 'class="confetti"' not in page  # one found alone: no party yet
     assert "1 after watching the answer: try it again another day" in page
     zh = client.get("/practice/escape/1/7/done", headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
     assert "1题是看了答案才做对的" in zh

@@ -222,6 +222,11 @@ def test_a_practice_set_ends_with_a_summary(demo):
     solved = 4 + (1 if body["result"] == "correct" else 0)
     assert f'data-solved="{solved}"' in page and f"{solved} of {SET_SIZE} solved" in page
     assert page.count('class="missed"') == SET_SIZE - solved and page.count('class="first"') == solved
+    # half the set or more found alone ends with a star and confetti; fewer, with a strong arm and no party
+    if solved * 2 >= SET_SIZE:
+        assert 'data-cheer="most"' in page and '🌟' in page and 'class="confetti"' in page
+    else:
+        assert 'data-cheer="some"' in page and '💪' in page and 'class="confetti"' not in page
     # a puzzle too hard can be skipped: each step links to the next one, the last to the summary
     for index in (0, SET_SIZE - 1):
         step_page = client.get(f"/practice/escape/1/7/{index}", headers=EN).get_data(as_text=True)
@@ -413,3 +418,13 @@ def test_a_deleted_kid_leaves_no_placement_behind(demo):
         delete_kid(kid)
         db.session.commit()
         assert db.session.scalar(sa.select(sa.func.count(RankPlacement.id))) == 0
+
+
+def test_a_practice_set_found_whole_ends_with_the_cup(demo):
+    """Every puzzle of a set found alone: the summary's party, the cup and the confetti, and the words say so."""
+    client = demo.test_client()
+    kid = kid_login(demo, client)
+    solved_at(demo, kid, datetime.now(timezone.utc).replace(tzinfo=None), SET_SIZE, key="practice:escape:1:7")
+    page = client.get("/practice/escape/1/7/done", headers=EN).get_data(as_text=True)
+    assert f"{SET_SIZE} of {SET_SIZE} solved" in page and "Every one! You are getting strong." in page
+    assert 'data-cheer="all"' in page and '🏆' in page and 'class="confetti"' in page
