@@ -388,6 +388,30 @@ def test_dashboard_shows_progress_stuck_and_overdue_and_the_mistake_map(demo, cl
     assert "kid,lesson,title,stars" in csv and "Lily,web-first" in csv
 
 
+def test_the_mistake_map_of_a_puzzle_of_several_moves_counts_every_kid(demo, client):
+    """A puzzle of several moves: a right first move is only the start of the line. A kid who found the whole
+    line is right at the first try; one still part-way through, or lost further down the line, has not found it
+    yet (the map had left both out of its counts: their first move was neither right nor wrong)."""
+    line_right = [{"move": "F4", "verdict": "continue", "reason": None, "reply": "F3"},
+                  {"move": "G3", "verdict": "correct", "reason": None, "reply": None}]
+    with demo.app_context():
+        tries = {"明明": [(line_right, "solved")],
+                 "Lily": [(line_right[:1], "open")],
+                 "Tom": [(line_right[:1] + [{"move": "A1", "verdict": "wrong", "reason": "escapes", "reply": "G3"}],
+                          "failed"), (line_right, "solved")],
+                 "小红": [([{"move": "D4", "verdict": "wrong", "reason": "escapes", "reply": "E4"}], "failed")]}
+        for name, attempts in tries.items():
+            for moves, result in attempts:
+                db.session.add(Attempt(kid_id=kid_id(demo, name), lesson_id="web-first", step=1,
+                                       first_move=moves[0]["move"], moves=moves, result=result))
+        db.session.commit()
+    teacher_login(client)
+    page = client.get(f"/teach/classes/{demo_class(demo)}/mistakes/web-first/1", headers=EN).get_data(as_text=True)
+    tally = re.search(r'data-right-first="(\d+)" data-right-later="(\d+)" data-not-yet="(\d+)"', page)
+    assert tally.groups() == ("1", "1", "2")  # 明明; Tom; Lily (part-way) and 小红 (a wrong first move)
+    assert dict(re.findall(r'data-move="(\w+)" data-kids="(\d+)"', page)) == {"D4": "1"}  # wrong first moves only
+
+
 def test_a_kid_who_finished_another_lesson_since_is_no_longer_listed_as_stuck(demo, client):
     """Three wrong tries at a lesson put a kid on the dashboard's "stuck" list; a lesson the kid finished after
     those tries (the kid went on) takes the name off, and a new wrong try after that puts it back."""

@@ -237,13 +237,14 @@ class _Tally:
 
 
 def _first_entries(group: Group, lesson_id: str, step: int, *where):
-    """(kid, the try's first entry) of every try of this class's kids at the step, oldest first, judged right or
-    wrong (a move the reader could not settle is no answer)."""
-    rows = db.session.execute(sa.select(Attempt.kid_id, Attempt.moves).where(
+    """(kid, the try's first entry, the try's result) of every try of this class's kids at the step, oldest
+    first, whose first entry was judged: right, wrong, or (a puzzle of several moves) a right move the line went
+    on from (a move the reader could not settle is no answer)."""
+    rows = db.session.execute(sa.select(Attempt.kid_id, Attempt.moves, Attempt.result).where(
         Attempt.kid_id.in_(classroom.kid_ids_of(group.id)), Attempt.lesson_id == lesson_id, Attempt.step == step,
         *where).order_by(Attempt.id))
-    return [(kid_id, moves[0]) for kid_id, moves in rows
-            if moves and isinstance(moves[0], dict) and moves[0].get("verdict") in ("correct", "wrong")]
+    return [(kid_id, moves[0], result) for kid_id, moves, result in rows
+            if moves and isinstance(moves[0], dict) and moves[0].get("verdict") in ("correct", "wrong", "continue")]
 
 
 def _names_of(kid_sets) -> dict[int, str]:
@@ -266,10 +267,11 @@ def mistakes(class_id: int, lesson_id: str, step: int):
     puzzle = found_step
     plays: dict[str, set[int]] = {}
     counted = _Tally()
-    for kid_id, first in _first_entries(group, lesson_id, step, Attempt.first_move.is_not(None)):
-        right = first["verdict"] == "correct"
-        counted.add(kid_id, right)
-        if not right and isinstance(first.get("move"), str):
+    for kid_id, first, result in _first_entries(group, lesson_id, step, Attempt.first_move.is_not(None)):
+        # right: the try found the whole line (a puzzle of several moves is not found by its first move alone;
+        # a try still going, or lost further down the line, is "not yet")
+        counted.add(kid_id, result == "solved")
+        if first["verdict"] == "wrong" and isinstance(first.get("move"), str):
             plays.setdefault(first["move"], set()).add(kid_id)
     tally = counted.counts()
     judge = content.judge_for(lesson_id, step) if lesson_id in content.catalog().lessons else puzzle.judge()
@@ -302,7 +304,7 @@ def _quiz_mistakes(group: Group, lesson, step: int, quiz):
     left_out: dict[str, set[int]] = {}  # an answer a wrong tap answer left out -> the kids
     given: dict[str, set[int]] = {}  # another quiz's wrong answer, in words -> the kids
     right_points = set(quiz.answers)
-    for kid_id, first in _first_entries(group, lesson.id, step):
+    for kid_id, first, _result in _first_entries(group, lesson.id, step):
         right = first["verdict"] == "correct"
         counted.add(kid_id, right)
         answer = first.get("answer")
