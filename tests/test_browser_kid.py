@@ -116,6 +116,30 @@ def test_narration_starts_by_itself_on_a_first_level_step_and_follows_the_settin
     context.close()
 
 
+def test_on_the_sign_in_pages_the_no_voice_notice_covers_no_button(server, browser, demo):
+    """A class tablet without a Chinese voice: the notice sat fixed over the screen's foot and covered "Not me"
+    on the picture password page (1024x768); it is under the page now, and every button can be tapped."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="zh-CN", has_touch=True)
+    context.add_init_script(STUB_VOICE % "[]")
+    page = context.new_page()
+    page.goto(server + "/kids")
+    page.fill("input[name=code]", "cat234")
+    page.click("button.big-button")
+    page.click("a.avatar >> text=明明")
+    page.wait_for_selector(".page-no-voice:not([hidden])", timeout=4000)
+    notice = page.locator(".page-no-voice").bounding_box()
+    buttons = page.locator("main a, main button").all()
+    assert len(buttons) >= 10  # nine pictures, "start again", "not me"
+    for button in buttons:
+        box = button.bounding_box()
+        if box is None:
+            continue
+        apart = (box["y"] + box["height"] <= notice["y"] or notice["y"] + notice["height"] <= box["y"]
+                 or box["x"] + box["width"] <= notice["x"] or notice["x"] + notice["width"] <= box["x"])
+        assert apart, button.inner_text()
+    context.close()
+
+
 @pytest.mark.parametrize("device", list(SIZES))
 def test_a_device_without_a_voice_says_so_where_the_child_looks(server, browser, demo, device):
     context, page = new_page(browser, device, lang="zh", voices="[]")

@@ -321,9 +321,16 @@ def test_the_report_reads_every_row_the_json_export_holds_in_words(demo, client)
                                   dead=[]))
         db.session.add(game)
         db.session.flush()
-        db.session.add(MissedCapture(game_id=game.id, kid_id=ming, move_number=1, kind="missed-capture", size=7,
-                                     black=["C4"], white=["D4"], to_play="black", goal="capture", target="D4",
-                                     played="A1", answers=["E4"]))
+        missed = MissedCapture(game_id=game.id, kid_id=ming, move_number=1, kind="missed-capture", size=7,
+                               black=["C4"], white=["D4"], to_play="black", goal="capture", target="D4",
+                               played="A1", answers=["E4"])
+        db.session.add(missed)
+        # a whole game (komi kept in points, as the record's KM) and a try at the missed capture's retry puzzle
+        db.session.add(PlayedGame(kid_id=ming, kind="full", size=9, komi=7.5, kid_color="black",
+                                  opponent="computer", level=2, moves=["E5"], ply=1, state="playing", dead=[]))
+        db.session.flush()
+        db.session.add(Attempt(kid_id=ming, lesson_id=f"review:{missed.id}", step=0, first_move="A2",
+                               result="failed", moves=[{"move": "A2", "verdict": "wrong", "reason": "escapes"}]))
         db.session.commit()
     login(client, *MUM)
     data = json.loads(client.get(f"/family/kids/{ming}/export").get_data(as_text=True))
@@ -335,6 +342,8 @@ def test_the_report_reads_every_row_the_json_export_holds_in_words(demo, client)
     assert page.count('data-row="followers"') == 1
     body = page.split("<main>")[1]
     assert "Catch the mouse" in body and "Practice: Net, level 2" in body  # titles, not ids
+    assert "From a game (move 1): catch the stones" in body and "review:" not in body
+    assert "komi 3¾ stones" in body and "komi 7.5" not in body  # in stones, as the game's page says it
     assert "web-first" not in body and "milestone-first-capture" not in body and "web-first-badge" not in body
     assert "Police badge" in body and "D4✗ → E4" in body and "D5 E4 F5 ✓" in body
     assert "capture game" in body and "the computer" in body and "a capture not taken" in body
@@ -353,6 +362,7 @@ def test_the_report_reads_every_row_the_json_export_holds_in_words(demo, client)
     zh = client.get(f"/family/kids/{ming}/report", headers=ZH).get_data(as_text=True)
     assert "我们保存的明明的全部数据" in zh and "抓住小老鼠" in zh and "吃子游戏" in zh and "做错了" in zh
     assert "明明 赢了" in zh and "电脑（难度 1）" in zh and "第几手" in zh and "转班" not in zh
+    assert "对局第1手：吃子题" in zh and "贴3¾子" in zh
     other = demo.test_client()
     signup_parent(other, "other@example.com")
     assert other.get(f"/family/kids/{ming}/report").status_code == 404

@@ -700,6 +700,14 @@ def test_kids_of_the_class_play_their_teachers_own_lesson(demo, outsider, client
     assert wrong["result"] == "wrong"
     with demo.app_context():
         assert db.session.scalar(sa.select(Attempt.first_move).where(Attempt.lesson_id == "my-own")) == "J1"
+        db.session.add(Attempt(kid_id=kid_id(demo, "明明"), lesson_id="my-own", step=0, first_move="J1",
+                               result="failed", moves=[{"move": "J1", "verdict": "wrong", "reason": "escapes"}]))
+        db.session.commit()
+    # 明明's mum reads the lesson's title in the report of every try, not its id
+    mum = demo.test_client()
+    mum.post("/login", data={"email": "parent@example.com", "password": "little-mouse-42"})
+    report = mum.get(f"/family/kids/{kid_id(demo, '明明')}/report", headers=EN).get_data(as_text=True)
+    assert "<td>Our lesson</td>" in report and "<td>my-own</td>" not in report
     # its sticker is in the sticker book to win (one more ❔), and once won it is shown by its name (not "a sticker")
     to_win = kid.get("/learn/stickers", headers=EN).get_data(as_text=True).count('class="sticker missing"')
     with demo.app_context():

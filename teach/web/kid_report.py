@@ -4,6 +4,7 @@ the JSON export writes, so the readable report cannot leave out what the downloa
 
 from __future__ import annotations
 
+from fractions import Fraction
 from types import SimpleNamespace
 
 import sqlalchemy as sa
@@ -13,8 +14,9 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from teach.go.scoring import stones_text
 from teach.lessons.practice import drill_names
-from teach.models import ParentLink, User, utcnow
+from teach.models import MissedCapture, ParentLink, User, utcnow
 from teach.web import classroom, content, daily, games, milestones, weeks
 from teach.web.charts import Bar, bar_chart
 from teach.web.extensions import db
@@ -52,19 +54,40 @@ def sticker_names(cat) -> dict:
     return {s.id: s for s in milestones.all_stickers(cat)}
 
 
-def lesson_title(cat):
+def lesson_title(cat, kid_id: int | None = None):
     """A title in the page's language for any key tries are stored under: a lesson's id, a practice set's key
-    (``practice:<drill>:<level>:<seed>``); a lesson a teacher uploaded keeps its id."""
+    (``practice:<drill>:<level>:<seed>``), and with ``kid_id`` a lesson of the kid's class's own and a retry
+    puzzle from one of the kid's games (``review:<id>``), each looked up once, the first time one is met (a
+    parent read "review:4" where a title belongs)."""
     names = drill_names(g.lang)
+    own: dict | None = None
+    reviews: dict | None = None
 
     def title(key: str) -> str:
+        nonlocal own, reviews
         lesson = cat.lessons.get(key)
         if lesson is not None:
             return lesson.title.get(g.lang)
         parts = key.split(":")
         if len(parts) == 4 and parts[0] == "practice" and parts[1] in names and parts[2].isdigit():
             return _("Practice: %(topic)s, level %(level)d", topic=names[parts[1]], level=int(parts[2]))
-        return key
+        if kid_id is None:
+            return key
+        if len(parts) == 2 and parts[0] == "review" and parts[1].isdigit():
+            if reviews is None:
+                reviews = {r.id: r for r in db.session.execute(
+                    sa.select(MissedCapture.id, MissedCapture.move_number, MissedCapture.goal)
+                    .where(MissedCapture.kid_id == kid_id))}
+            found = reviews.get(int(parts[1]))
+            if found is None:
+                return _("A puzzle from a game")
+            if found.goal == "save":
+                return _("From a game (move %(n)d): save the stones", n=found.move_number)
+            return _("From a game (move %(n)d): catch the stones", n=found.move_number)
+        if own is None:
+            own = {lesson.id: lesson for lesson in classroom.class_lessons(kid_id)}
+        lesson = own.get(key)
+        return lesson.title.get(g.lang) if lesson is not None else key
 
     return title
 
@@ -102,6 +125,8 @@ def everything(kid: User) -> dict:
     data = classroom.kid_export(kid)
     return {"data": data, "followers": followers, "stickers": sticker_names(cat),
             "charts": week_charts(weeks.last_weeks(kid.id)), "solved": weeks.solved_ever(kid.id),
-            "lesson_title": lesson_title(cat), "choice_words": choice_words(cat), "made": utcnow(),
+            "lesson_title": lesson_title(cat, kid.id), "choice_words": choice_words(cat), "made": utcnow(),
             "zone": daily.classroom_zone().key,
-            "outcomes": [game_outcome(kid, r) for r in data["games"]]}
+            "outcomes": [game_outcome(kid, r) for r in data["games"]],
+            # komi as the game's page says it, in stones (the export keeps the record's points: 7.5 is 3¾)
+            "komi_stones": lambda points: stones_text(Fraction(str(points)) / 2)}

@@ -305,6 +305,8 @@ def score_words(result: str | None) -> str:
     if points <= 0:
         return ""
     shown = str(int(points)) if points.denominator == 1 else str(float(points))
+    if points / 2 <= 1:  # "¾ stone", as the line above it says
+        return _("(%(points)s points = %(stones)s stone)", points=shown, stones=stones_text(points / 2))
     return _("(%(points)s points = %(stones)s stones)", points=shown, stones=stones_text(points / 2))
 
 
