@@ -251,6 +251,8 @@
       document.getElementById("referee").textContent = data.referee;
       var line = document.getElementById("kid-line");
       line.textContent = data.kid_line;
+      var open = document.getElementById("open-line");
+      open.textContent = data.open_line || ""; open.hidden = !data.open_line;
       line.classList.toggle("ahead", data.tone === "ahead"); line.classList.toggle("behind", data.tone === "behind");
       say("");
     }).catch(offline);

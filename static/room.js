@@ -256,6 +256,8 @@
         document.getElementById("referee").textContent = d.referee;
         var line = document.getElementById("kid-line");
         line.textContent = d.kid_line;
+        var open = document.getElementById("open-line");
+        open.textContent = d.open_line || ""; open.hidden = !d.open_line;
         line.classList.toggle("ahead", d.tone === "ahead"); line.classList.toggle("behind", d.tone === "behind");
         document.getElementById("agreed").textContent = (d.agreed && d.agreed.length) ?
           word("agreed") + " " + d.agreed.map(function (c) { return d.players[c].name; }).join(", ") : "";

@@ -455,8 +455,12 @@ def test_the_board_keeps_the_child_s_coordinates_setting_while_playing_and_while
 def test_a_count_with_land_left_open_says_it_is_shared_and_that_playing_on_would_take_it(room):
     app, gid, ming, lily = room
     game_id, black, white = counting_game(app, gid, ming, lily)  # row 5, between the walls, is nobody's
-    line = black.get(f"/live/{game_id}/state").get_json()["kid_line"]
-    assert "还有9个点不属于任何一方" in line and line.startswith("白棋胜")
+    state = black.get(f"/live/{game_id}/state").get_json()
+    # who wins is the big line; the open land is a note of its own under it, and the page shows both
+    assert state["kid_line"].startswith("白棋胜") and "不属于任何一方" not in state["kid_line"]
+    assert "还有9个点不属于任何一方" in state["open_line"]
+    page = black.get(f"/live/{game_id}").get_data(as_text=True)
+    assert re.search(r'id="open-line">[^<]*还有9个点不属于任何一方', page)
 
 
 def test_both_players_agree_on_the_count_even_at_the_same_moment(room):

@@ -238,7 +238,8 @@ def state_of(row: LiveGame, game, you: str | None) -> dict:
     if row.state in ("counting", "disputed"):
         view = _count_view(row, game, list(row.dead or []), you, coordinates=games.board_coordinates())
         body.update(count_board=str(view["board"]), points=view["points"], points_words=view["points_words"],
-                    referee=view["referee"], kid_line=view["kid_line"], tone=view["tone"])
+                    referee=view["referee"], kid_line=view["kid_line"], open_line=view["open_line"],
+                    tone=view["tone"])
     if row.state == "adjourned":
         body["stopped"] = stopped(row.group_id)
         body["notice"] = stopped_words() if body["stopped"] else \

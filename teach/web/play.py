@@ -532,7 +532,9 @@ def _count_view(row: PlayedGame, game, dead: list[str], you: str | None = None,
     score = result.score
     return {"board": board, "dead": list(dead), "points": str(score), "points_words": score_words(str(score)),
             "referee": result.referee_zh() if g.lang == "zh" else result.referee_en(),
-            "kid_line": " ".join(filter(None, (_count_sentence(str(score)), _open_words(game, result.owner)))),
+            # who wins, big; land still open is a note under it (both in one big line pushed the count's buttons
+            # under a 1024x768 tablet's edge)
+            "kid_line": _count_sentence(str(score)), "open_line": _open_words(game, result.owner),
             "winner": score.winner,
             "tone": "" if you is None or score.winner is None else "ahead" if score.winner == you else "behind"}
 
@@ -590,7 +592,7 @@ def count(game_id: int):
     view = _count_view(row, game, dead, _counting_side(row))
     return jsonify(result="ok", message="", ply=row.ply, state="counting", dead=dead, board=str(view["board"]),
                    points=view["points"], points_words=view["points_words"], referee=view["referee"],
-                   kid_line=view["kid_line"], tone=view["tone"])
+                   kid_line=view["kid_line"], open_line=view["open_line"], tone=view["tone"])
 
 
 def _counting_side(row: PlayedGame) -> str | None:
