@@ -148,6 +148,7 @@ def test_a_kid_retries_a_missed_capture_and_steps_through_the_replay(demo, playe
         assert "empty" in page.locator("#replay g.pt[data-point=D4]").get_attribute("class")
         page.click("#first")
         assert "empty" in page.locator("#replay g.pt[data-point=E5]").get_attribute("class")
+        assert page.locator("#slider").bounding_box()["height"] >= 44  # a child's finger finds it
         page.locator("#slider").fill("8")
         assert "white" in page.locator("#replay g.pt[data-point=D4]").get_attribute("class")
         # watch: the game plays on by itself to its end and stops there; watched again, it starts from the start,

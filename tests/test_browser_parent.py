@@ -147,3 +147,20 @@ def test_the_qr_codes_read_back_as_the_follow_and_practice_addresses(family, bro
         read.append(out.stdout.strip())
     assert read == [f"{url}/family/follow?code={code}", f"{url}/kids/HOME56/{ming}?next=/learn/web-first"]
     context.close()
+
+
+def test_on_a_phone_s_touch_screen_the_way_back_from_the_week_and_the_report_is_44_px(family, browser):
+    """"← 明明" above the printable week and report was a 21 px link under a parent's thumb."""
+    url, ming = family
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True)
+    page = context.new_page()
+    page.goto(url + "/login")
+    page.fill("input[name=email]", "parent@example.com")
+    page.fill("input[name=password]", "little-mouse-42")
+    page.click("main form button.button")
+    page.wait_for_url(lambda u: "/login" not in u)
+    for path in ("week", "report"):
+        page.goto(f"{url}/family/kids/{ming}/{path}")
+        back = page.locator(f"p.no-print > a[href$='/family/kids/{ming}']").bounding_box()
+        assert back["height"] >= 44 and back["width"] >= 44, path
+    context.close()
