@@ -669,3 +669,15 @@ def test_a_ten_megabyte_answer_is_refused_at_the_door(demo, app, client):
                     content_type="application/json", headers={"Accept": "application/json"})
     assert r.status_code == 413 and r.get_json()["message"]
     assert _attempts(app, 2) == []
+
+
+def test_a_line_that_goes_on_only_through_a_ko_is_not_praised_as_a_good_move(app):
+    """A retry puzzle praised a move that let the stones live by a ko ("下得好！接着来"): when the line goes on only
+    through a ko, the words say so instead, in both languages."""
+    from teach.web import messages
+
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert messages.keep_going() == "Good move! Keep going."
+        assert messages.keep_going(ko=True) == "Careful: now it is a ko fight. Keep going!"
+    with app.test_request_context(headers={"Accept-Language": "zh-CN"}):
+        assert messages.keep_going(ko=True) == "小心，现在变成打劫了。接着下！" and "好" not in messages.keep_going(ko=True)

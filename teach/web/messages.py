@@ -65,7 +65,11 @@ def illegal(reason: str | None) -> str:
     return ILLEGAL.get(reason or "", ILLEGAL["off-board"])()
 
 
-def keep_going() -> str:
+def keep_going(ko: bool = False) -> str:
+    """After a move the line goes on from; ``ko``: it wins only through a ko now (the opponent can fight it), so it
+    is not praised as a good move."""
+    if ko:
+        return _("Careful: now it is a ko fight. Keep going!")
     return _("Good move! Keep going.")
 
 

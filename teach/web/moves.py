@@ -129,7 +129,7 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
         body["message"] = messages.wrong(puzzle, verdict.reason, g.lang,
                                          taken=bool(verdict.reply) and _taken(boards.start, puzzle, after_reply))
     else:
-        body["message"] = messages.keep_going()
+        body["message"] = messages.keep_going(verdict.ko)
     if verdict.result == "continue":
         db.session.flush()  # the attempt's id goes back to the page; otherwise the commit writes everything at once
         body["attempt"] = attempt.id
