@@ -231,3 +231,46 @@ def test_the_wait_for_a_child_who_left_counts_down_every_second(browser, server,
     finally:
         for ctx in (ming_ctx, lily_ctx):
             ctx.close()
+
+
+def test_the_teacher_s_stop_and_play_again_reach_the_open_game_pages_by_themselves(browser, server, demo):
+    """The Saturday class: the teacher stops the games, then lets the children play on. The game pages open on
+    the tablets show the stop, then "play on" — without a reload (they sat on the stop's words until a child
+    reloaded, which a child who cannot read never does)."""
+    app = demo
+    ming_ctx, ming = kid_page(browser, server, app, "明明", ("cat", "fish", "moon"), "tablet", "zh")
+    lily_ctx, lily = kid_page(browser, server, app, "Lily", ("star", "apple", "sun"), "tablet", "zh")
+    teacher_ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
+    try:
+        ming.wait_for_selector("#classmates li.classmate:has-text('Lily') button.invite")
+        ming.click("#classmates li.classmate:has-text('Lily') button.invite")
+        lily.wait_for_selector("#invitation-list li.invitation button.accept")
+        lily.click("#invitation-list li.invitation button.accept")
+        lily.wait_for_url("**/live/*")
+        ming.wait_for_url("**/live/*", timeout=10000)
+        teacher = teacher_ctx.new_page()
+        teacher.goto(f"{server}/login")
+        teacher.fill("input[name=email]", "teacher@example.com")
+        teacher.fill("input[name=password]", "black-cat-42")
+        teacher.click("main form button.button")
+        teacher.wait_for_url(lambda url: "/login" not in url)
+        with app.app_context():
+            gid = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+        teacher.goto(f"{server}/room/class/{gid}/live")
+        teacher.click("#stop-games button")
+        teacher.wait_for_selector("#play-again")
+        for page in (ming, lily):
+            page.wait_for_selector("#notice:has-text('老师')", timeout=8000)  # the teacher's word, by itself
+            assert page.locator("#resume-box").is_hidden()
+        teacher.click("#play-again button")
+        teacher.wait_for_selector("#stop-games, .live-boards")
+        for page in (ming, lily):
+            page.wait_for_selector("#resume-box:not([hidden]) #resume", timeout=8000)
+            assert "老师让大家先停下来" not in page.locator("#notice").inner_text()
+        ming.click("#resume")
+        lily.click("#resume")
+        for page in (ming, lily):
+            page.wait_for_selector("#live-game svg.board.playable, #live-game[data-ply='0']", timeout=8000)
+    finally:
+        for ctx in (ming_ctx, lily_ctx, teacher_ctx):
+            ctx.close()

@@ -646,8 +646,10 @@ def test_the_teacher_stops_the_round_s_games_and_the_children_play_on_when_she_s
         row = db.session.get(LiveGame, game.id)
         assert (row.state, row.moves, row.result) == ("adjourned", ["D4"], None)  # nothing decided
         assert db.session.scalar(sa.select(sa.func.count()).select_from(LiveSeat)) == 0
-    seen = white.get(f"/live/{game.id}/state", headers={"Accept-Language": "en"}).get_json()
+    answer = white.get(f"/live/{game.id}/state", headers={"Accept-Language": "en"})
+    seen, etag = answer.get_json(), answer.headers["ETag"]
     assert seen["state"] == "adjourned" and seen["stopped"] is True and "teacher has stopped" in seen["notice"]
+    assert white.get(f"/live/{game.id}/state", headers={"If-None-Match": etag}).status_code == 304  # nothing new
     assert move(white, game.id, "E5", 1).status_code == 409  # no move in a resting game
     # both children tap "play on" at once: the game stays stopped, and no new game starts in the room either
     refused_ = white.post(f"/live/{game.id}/resume", json={})
@@ -662,6 +664,11 @@ def test_the_teacher_stops_the_round_s_games_and_the_children_play_on_when_she_s
     # the teacher's word: the children may play on
     assert teacher.post(f"/room/class/{gid}/play-again").status_code == 302
     assert white.get(f"/room/{gid}/state").get_json()["stopped"] is None
+    # the game's page still open on the stop's words learns it is over (it was answered "nothing new" and sat
+    # there until a child reloaded it): "play on" now, and no stop notice
+    woke = white.get(f"/live/{game.id}/state", headers={"If-None-Match": etag, "Accept-Language": "en"})
+    assert woke.status_code == 200 and woke.get_json()["stopped"] is False
+    assert "teacher has stopped" not in (woke.get_json()["notice"] or "")
     assert white.post(f"/live/{game.id}/resume", json={}).get_json()["state"] == "playing"  # play on now
     assert teacher.post(f"/room/class/{gid}/stop").status_code == 302
     assert teacher_client(app).post(f"/room/class/{gid + 1000}/stop").status_code == 404

@@ -527,9 +527,30 @@ def play_again(class_id: int):
     """The teacher's word after a stop: the children may play on in their resting games, and start new ones."""
     group = class_or_404(class_id)
     _stored_room(group.id).stopped_at = None
+    woken = _wake_resting(group.id)
     db.session.commit()
+    _published(woken)
     flash(_("The children can play again: their resting games wait for them to tap “play on”."), "ok")
     return redirect(url_for("room.live_view", class_id=group.id))
+
+
+def _wake_resting(group_id: int) -> list[tuple[int, int]]:
+    """The class's resting games as new versions, (id, version) each: the pages open on them learn that the
+    teacher's stop is over and show "play on" (their version had not changed, so they were never told and sat
+    on the stop's words until a child reloaded). Published once the caller has committed (``_published``)."""
+    ids = db.session.scalars(sa.select(LiveGame.id).where(LiveGame.group_id == group_id,
+                                                          LiveGame.state == "adjourned")).all()
+    if not ids:
+        return []
+    db.session.execute(sa.update(LiveGame).where(LiveGame.id.in_(ids), LiveGame.state == "adjourned")
+                       .values(version=LiveGame.version + 1, updated_at=utcnow())
+                       .execution_options(synchronize_session=False))
+    return list(db.session.execute(sa.select(LiveGame.id, LiveGame.version).where(LiveGame.id.in_(ids))).all())
+
+
+def _published(games: list[tuple[int, int]]) -> None:
+    for game_id, version in games:
+        notify.published(game_id, version)
 
 
 def _stored_room(group_id: int) -> PlayRoom:
@@ -574,10 +595,13 @@ def start_round(class_id: int):
         flash(_("Some children started a game just now (another round, or an invitation), so no round was started. "
                 "Look at the games below, then start the round again for the others."), "error")
         return redirect(url_for("room.live_view", class_id=group.id))
+    woken = []
     if live.stopped(group.id):  # a round is the teacher's word that the class plays again
         _stored_room(group.id).stopped_at = None
+        woken = _wake_resting(group.id)
     db.session.commit()
     for row in made:
         notify.published(row.id, row.version)
+    _published(woken)
     flash(ngettext("%(num)d game started.", "%(num)d games started.", len(made)), "ok")
     return redirect(url_for("room.live_view", class_id=group.id))
