@@ -669,6 +669,14 @@ def test_the_teacher_stops_the_round_s_games_and_the_children_play_on_when_she_s
     woke = white.get(f"/live/{game.id}/state", headers={"If-None-Match": etag, "Accept-Language": "en"})
     assert woke.status_code == 200 and woke.get_json()["stopped"] is False
     assert "teacher has stopped" not in (woke.get_json()["notice"] or "")
+    # the teacher's page names the two in their resting game apart, not as children waiting for a partner
+    page = teacher.get(f"/room/class/{gid}/live", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    resting = re.search(r'<p id="room-resting">(.*?)</p>', page, re.S)
+    waiting = re.search(r'<p id="room-waiting">(.*?)</p>', page, re.S).group(1)
+    with app.app_context():
+        names = [db.session.get(User, k).name for k in players_of]
+    assert resting and all(n in resting.group(1) for n in names)
+    assert not any(n in waiting for n in names)
     assert white.post(f"/live/{game.id}/resume", json={}).get_json()["state"] == "playing"  # play on now
     assert teacher.post(f"/room/class/{gid}/stop").status_code == 302
     assert teacher_client(app).post(f"/room/class/{gid + 1000}/stop").status_code == 404

@@ -320,6 +320,9 @@ def live_view(class_id: int):
                                    .order_by(LiveRound.id.desc()).limit(1))
     here = present_kids(group.id)
     busy = _busy_ids(group.id)  # in the room but in a game: not paired by the next round
+    # in a game that rests (the teacher's stop, or a child who left): not waiting for a partner, though a round
+    # pairs them too (their resting game waits for them still)
+    resting = {k for r in rows if r.state == "adjourned" for k in (r.black_id, r.white_id)} - busy
     # the child left out of the latest round is named while that round's games go on (not after they ended)
     round_on = last_round is not None and any(r.round_id == last_round.id and r.state in live.ACTIVE for r in rows)
     return render_template("room/live.html", group=group, settings=settings, games=[_live_card(r) for r in rows],
@@ -327,7 +330,8 @@ def live_view(class_id: int):
                            goals=CAPTURE_GOALS, away_choices=AWAY_CHOICES, last_round=last_round,
                            sitting_out=_names(last_round.sitting_out if round_on else []),
                            active=sum(1 for r in rows if r.state in live.ACTIVE), stopped=live.stopped(group.id),
-                           waiting=[k for k in here if k.id not in busy], playing=[k for k in here if k.id in busy],
+                           waiting=[k for k in here if k.id not in busy and k.id not in resting],
+                           playing=[k for k in here if k.id in busy], resting=[k for k in here if k.id in resting],
                            data_url=url_for("room.live_data", class_id=group.id))
 
 
