@@ -73,6 +73,20 @@ def kid_page(browser, server, app, name, pictures, device, lang):
     return context, page
 
 
+def teacher_live_view(context, server, app):
+    """The teacher signed in, on the class's live view."""
+    page = context.new_page()
+    page.goto(f"{server}/login")
+    page.fill("input[name=email]", "teacher@example.com")
+    page.fill("input[name=password]", "black-cat-42")
+    page.click("main form button.button")
+    page.wait_for_url(lambda url: "/login" not in url)
+    with app.app_context():
+        gid = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
+    page.goto(f"{server}/room/class/{gid}/live")
+    return page
+
+
 def press(page, device, selector):
     page.tap(selector) if device == "phone" else page.click(selector)
 
@@ -110,15 +124,7 @@ def test_two_children_play_a_capture_game_in_two_browsers_and_the_teacher_watche
             black_is_ming = game.black_id == db.session.scalar(sa.select(User.id).where(User.name == "明明"))
         black, white = (ming, lily) if black_is_ming else (lily, ming)
 
-        teacher = teacher_ctx.new_page()
-        teacher.goto(f"{server}/login")
-        teacher.fill("input[name=email]", "teacher@example.com")
-        teacher.fill("input[name=password]", "black-cat-42")
-        teacher.click("main form button.button")
-        teacher.wait_for_url(lambda url: "/login" not in url)
-        with app.app_context():
-            gid = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
-        teacher.goto(f"{server}/room/class/{gid}/live")
+        teacher = teacher_live_view(teacher_ctx, server, app)
         teacher.wait_for_selector(f".live-card[data-game='{game.id}']")
 
         for ply, point in enumerate(CAPTURE_ONE):
@@ -248,15 +254,7 @@ def test_the_teacher_s_stop_and_play_again_reach_the_open_game_pages_by_themselv
         lily.click("#invitation-list li.invitation button.accept")
         lily.wait_for_url("**/live/*")
         ming.wait_for_url("**/live/*", timeout=10000)
-        teacher = teacher_ctx.new_page()
-        teacher.goto(f"{server}/login")
-        teacher.fill("input[name=email]", "teacher@example.com")
-        teacher.fill("input[name=password]", "black-cat-42")
-        teacher.click("main form button.button")
-        teacher.wait_for_url(lambda url: "/login" not in url)
-        with app.app_context():
-            gid = db.session.scalar(sa.select(Group.id).where(Group.code == "CAT234"))
-        teacher.goto(f"{server}/room/class/{gid}/live")
+        teacher = teacher_live_view(teacher_ctx, server, app)
         teacher.click("#stop-games button")
         teacher.wait_for_selector("#play-again")
         for page in (ming, lily):
