@@ -12,7 +12,6 @@ Through GTP a read cut short answers ``0``, like a read that found nothing; here
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sys
 import time
@@ -20,21 +19,14 @@ import time
 from teach.go.gtp import GtpEngine
 from teach.go.regress import parse_tst, report_line, run_in_process
 
-from suite_args import parse_suite, suite_parser
+from suite_args import apply_limits, parse_suite, suite_parser
 
 
 def main(argv=None) -> int:
     ap = suite_parser(2.0, "the reader's clock per answer (the GTP default: 2)")
     ap.add_argument("--limits", default="", help="reader limits to try, e.g. threelib_depth=9,fourlib_depth=5")
     args = parse_suite(ap, argv)
-    if args.limits:
-        from teach.go import reading
-
-        values = dict(item.split("=") for item in args.limits.split(","))
-        base = reading.Limits()
-        changed = dataclasses.replace(base, **{k: type(getattr(base, k))(v) for k, v in values.items()})
-        # every Limits() made from now on (the GTP engine makes its own, with its time limit) starts from these
-        reading.Limits.__init__.__defaults__ = tuple(getattr(changed, f.name) for f in dataclasses.fields(base))
+    apply_limits(args.limits)
     os.chdir(args.file.parent)
     engine = GtpEngine(read_seconds=args.seconds)
     passed = total = 0

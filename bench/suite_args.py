@@ -24,3 +24,18 @@ def parse_suite(ap: argparse.ArgumentParser, argv=None) -> argparse.Namespace:
     args.only = set(filter(None, args.only.split(",")))
     args.file = args.file.resolve()
     return args
+
+
+def apply_limits(text: str) -> None:
+    """Make every ``reading.Limits()`` built from now on start from ``text``'s values ("threelib_depth=9,verify=0"):
+    the GTP engine builds its own limits (with its clock), so the defaults are what a trial must change."""
+    if not text:
+        return
+    import dataclasses
+
+    from teach.go import reading
+
+    values = dict(item.split("=") for item in text.split(","))
+    base = reading.Limits()
+    changed = dataclasses.replace(base, **{k: type(getattr(base, k))(v) for k, v in values.items()})
+    reading.Limits.__init__.__defaults__ = tuple(getattr(changed, f.name) for f in dataclasses.fields(base))
