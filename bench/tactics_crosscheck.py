@@ -56,7 +56,7 @@ class GnuGo:
 
     def __init__(self) -> None:
         self.proc = subprocess.Popen([GNUGO, "--mode", "gtp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
     def ask(self, command: str) -> str:
         assert self.proc.stdin and self.proc.stdout
