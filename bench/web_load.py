@@ -41,7 +41,7 @@ sustained p99 on PostgreSQL went from 30 ms to several seconds.
 
 Taking a slow run apart: ``WEB_LOAD_TIMING=<folder>`` serves the app wrapped to log every request's wall time,
 CPU time and run-queue wait; ``WEB_LOAD_SPY=<folder>`` samples every worker with py-spy through the sustained
-phase; ``TEACH_BENCH_PG_HOST=/var/run/postgresql`` talks to PostgreSQL over its Unix socket.
+phase (``web_load.py spy-report <folder>`` gives the share of each part); ``TEACH_BENCH_PG_HOST=/var/run/postgresql`` talks to PostgreSQL over its Unix socket.
 """
 
 from __future__ import annotations
@@ -708,6 +708,37 @@ def spy(server: Server, phase_name: str, plan: dict, folder: Path) -> None:
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+SPY_SERVER_PARTS = [  # gunicorn's own work on a request, beside the app's (PARTS)
+    ("gunicorn: read and parse the request", "gunicorn/http/message.py", "Request.__init__"),
+    ("gunicorn: write the response", "gunicorn/http/wsgi.py", "Response.write"),
+    ("gunicorn: close the connection", "gunicorn/util.py", "close_graceful"),
+]
+
+
+def spy_report(folder: Path) -> None:
+    """The py-spy samples of a ``WEB_LOAD_SPY`` run, by part: the share of the workers' samples in which each
+    part (``PARTS``, and gunicorn's own) is on the stack. Under the real load, unlike ``profile``: a thousand kids'
+    rows, gunicorn's sockets, the machine's two cores shared with the generator and the database."""
+    counts: dict[str, int] = {}
+    total = 0
+    # a frame reads "Class.function (package/file.py:line)"; a part names its function, with or without the class
+    parts = [(label.strip(), fragment, {f.rpartition(".")[2] for f in (func if isinstance(func, tuple) else (func,))})
+             for label, fragment, func in PARTS + SPY_SERVER_PARTS]
+    for path in sorted(folder.glob("*.txt")):
+        for line in path.read_text().splitlines():
+            stack, _, n = line.rpartition(" ")
+            if not n.isdigit():
+                continue
+            total += int(n)
+            frames = [(f.rpartition(" (")[0], f.rpartition(" (")[2].split(":")[0]) for f in stack.split(";")]
+            for label, fragment, funcs in parts:
+                if any(file.endswith(fragment) and name.rpartition(".")[2] in funcs for name, file in frames):
+                    counts[label] = counts.get(label, 0) + int(n)
+    print(f"py-spy samples of the workers: {total} (each part: its share of the samples with it on the stack)")
+    for label, _, _ in parts:
+        print(f"  {label:<40}{100 * counts.get(label, 0) / max(total, 1):>6.1f} %")
+
+
 def run_generator(server: Server, plan: dict, folder: Path) -> dict:
     """The load generator in its own process; it asks for the server's CPU time at every phase boundary."""
     plan_path, out_path = folder / "plan.json", folder / "result.json"
@@ -857,7 +888,8 @@ def profile(kind: str, rounds: int = 3, prewarm: bool = True, redis: str = "redi
             stats = pstats.Stats(prof).stats
             print(f"  where a move request's CPU goes (cProfile, {n} moves; profiling inflates every call):")
             if os.environ.get("PROFILE_TOP"):
-                pstats.Stats(prof).sort_stats("tottime").print_stats(int(os.environ["PROFILE_TOP"]))
+                order = os.environ.get("PROFILE_SORT", "tottime")  # or cumulative
+                pstats.Stats(prof).sort_stats(order).print_stats(int(os.environ["PROFILE_TOP"]))
             for label, fragment, func in PARTS:
                 names = func if isinstance(func, tuple) else (func,)
                 # a function called inside another listed one under a second name is counted once: take the largest
@@ -971,6 +1003,9 @@ def print_table(title: str, result: dict, limit: float = P99_LIMIT_MS) -> None:
 def main(argv: list[str] | None = None) -> int:
     if argv is None and len(sys.argv) > 1 and sys.argv[1] == "drive":
         drive(sys.argv[2], sys.argv[3])
+        return 0
+    if argv is None and len(sys.argv) > 1 and sys.argv[1] == "spy-report":
+        spy_report(Path(sys.argv[2]))
         return 0
     if argv is None and len(sys.argv) > 1 and sys.argv[1] == "profile":
         # --no-prewarm: the mix's own first round warms its lines (minutes sooner on a busy machine)
