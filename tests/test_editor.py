@@ -164,6 +164,11 @@ def test_a_refused_puzzle_shows_every_wrong_first_move_and_its_refutation(demo, 
     ({"text_en": "  ", "text_zh": ""}, "Write the instruction, in Chinese or in English (or both)."),
     ({"topic": "nope"}, "Choose the topic the puzzle belongs to."),
     ({"to_play": "red"}, "Choose who plays first"),
+    ({"to_play": "white"}, "The target stones belong to the side that plays first."),
+    ({"goal": "save"}, "The target stones belong to the other side."),
+    ({"goal": "cut", "target": "E5 E3",
+      "rows": "/".join(Game.from_sgf("(;SZ[9]AB[ed][de][fe]AW[ee][ef][eg])").board_rows())},
+     "These two target stones are one group already"),
 ])
 def test_a_puzzle_the_quick_checks_refuse_is_not_queued_and_keeps_the_form(demo, client, change, says):
     teacher_login(client)
@@ -178,6 +183,7 @@ def test_a_puzzle_the_quick_checks_refuse_is_not_queued_and_keeps_the_form(demo,
     ({"rows": "/".join(["." * 9] * 9)}, "请先在棋盘上摆几颗棋子。"),
     ({"goal": "win"}, "请选择孩子要完成的目标。"),
     ({"target": "E5 E6"}, "目标棋子必须是同一种颜色。"),
+    ({"to_play": "white"}, "目标棋子是先走一方自己的棋子。"),
     ({"text_en": "", "text_zh": " "}, "请写题目说明，中文或英文都可以"),
 ])
 def test_the_editors_quick_checks_answer_in_chinese_in_the_chinese_interface(demo, client, change, says):

@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from teach.go import Game, IllegalMove
-from teach.go.judge import GOALS, GoalError
+from teach.go.judge import ATTACKING, GOALS, PAIRS, GoalError
 from teach.lessons import authoring
 from teach.models import Membership, PlayedGame, ProofJob, TeacherLesson, TeacherLessonClass, utcnow
 from teach.web import classroom, content, deep_read, messages, proofs
@@ -193,6 +193,19 @@ class EditorInput:
             return [_("The target stones must all be the same colour.")]
         if self.goal in ("connect", "cut") and len(self.targets) != 2:
             return [_("This goal needs exactly two target stones, one on each group.")]
+        mover = {"black": "X", "white": "O"}.get(self.to_play)
+        if mover is not None and self.goal in GOALS:
+            # the judge's rule (teach.go.judge.Judge): catch, kill, cut or win a race against the other side's
+            # stones; save, make alive or connect the stones of the side that plays first
+            if self.goal in ATTACKING and colours == {mover}:
+                return [_("The target stones belong to the side that plays first. To catch, kill, cut or win a "
+                          "race, tap the other side's stones (or change who plays first).")]
+            if self.goal not in ATTACKING and colours != {mover}:
+                return [_("The target stones belong to the other side. To save, make alive or connect, tap the "
+                          "stones of the side that plays first (or change who plays first).")]
+        if self.goal in PAIRS and game.chain_of[game.require_point(self.targets[0])] is \
+                game.chain_of[game.require_point(self.targets[1])]:
+            return [_("These two target stones are one group already: tap one stone of each group.")]
         return []
 
 
