@@ -105,7 +105,7 @@ def page(response) -> str:
 def test_my_games_newest_first_in_kid_words_with_the_unfinished_game_to_go_on(app, world):
     text = page(signed_in(app, world["kid"]).get("/games/"))
     assert text.index(f'data-game-id="{world["playing"]}"') < text.index(f'data-game-id="{world["game"]}"')
-    assert "你赢了" in text and "小老鼠" in text and "吃 3 子" in text
+    assert "你赢了" in text and "小老鼠" in text and "吃子游戏·先吃3子" in text
     assert f'/games/{world["game"]}/review' in text and f'/games/{world["playing"]}"' not in text  # no replay yet
     assert f'/games/{world["theirs"]}' not in text
     assert "/games/practice" in text  # one missed capture to practise

@@ -422,5 +422,5 @@ def test_a_parent_s_card_names_the_games_of_the_week_and_leads_to_them(demo, cli
     kid_page = client.get(f"/family/kids/{ming}", headers=EN).get_data(as_text=True)
     assert 'href="#games"' in kid_page and 'id="games"' in kid_page and "2 games in the last 7 days" in kid_page
     # a capture game's row names its rule once, in the game's kind (it said it again beside who won)
-    rows = re.findall(r"<li>[^<]*· Capture 1 · 明明 won[^<]*", kid_page)
+    rows = re.findall(r"<li>[^<]*· Capture game, first to 1 · 明明 won[^<]*", kid_page)
     assert len(rows) == 3 and "a capture game to" not in kid_page

@@ -131,7 +131,8 @@ def opponent(row: PlayedGame, avatars: dict[int, str | None] | None = None) -> d
 
 def kind_words(row: PlayedGame) -> str:
     if row.kind == "capture":
-        return _("Capture %(n)d", n=row.capture_goal or 1)
+        # the rule, not a score: "capture 3" read as "captured three stones" on a parent's page
+        return _("Capture game, first to %(n)d", n=row.capture_goal or 1)
     return _("Whole game %(n)d×%(n)d", n=row.size)  # the same words as the start page and the game
 
 
