@@ -716,6 +716,13 @@ def test_kids_of_the_class_play_their_teachers_own_lesson(demo, outsider, client
     book = kid.get("/learn/stickers", headers=EN).get_data(as_text=True)
     assert book.count('data-sticker="my-own-star" data-say="Little star"') == 1 and "A sticker<" not in book
     assert book.count('class="sticker missing"') == to_win - 1
+    # and in the report of a kid who won it, his mum reads its name too (it was "a sticker")
+    with demo.app_context():
+        db.session.add(StickerAward(kid_id=kid_id(demo, "明明"), sticker_id="my-own-star"))
+        db.session.commit()
+    report = mum.get(f"/family/kids/{kid_id(demo, '明明')}/report", headers=EN).get_data(as_text=True)
+    stickers = re.findall(r'<li data-row="stickers">([^<]*)', report)
+    assert len(stickers) == 1 and "Little star" in stickers[0] and "a sticker" not in stickers[0]
     # a kid of another class does not get it
     zed = demo.test_client()
     zed.post(f"/kids/OTHER2/{outsider}", data={"pictures": "cat,cat,cat"})

@@ -17,7 +17,7 @@ from flask_babel import ngettext
 from teach.go.scoring import stones_text
 from teach.lessons.practice import drill_names
 from teach.models import MissedCapture, ParentLink, User, utcnow
-from teach.web import classroom, content, daily, games, milestones, weeks
+from teach.web import classroom, content, daily, games, weeks
 from teach.web.charts import Bar, bar_chart
 from teach.web.extensions import db
 
@@ -49,9 +49,12 @@ def week_charts(last: list[weeks.Week]) -> list[tuple[str, str, object]]:
             for name, caption, value, spoken, empty in charts]
 
 
-def sticker_names(cat) -> dict:
-    """Every sticker by its id, as every page names it (``milestones.sticker_for``; a parent never reads an id)."""
-    return {s.id: s for s in milestones.all_stickers(cat)}
+def sticker_names(cat, kid_id: int, held: list[dict]) -> dict:
+    """The kid's stickers by id, as the kid's own page names them: the map's, the milestones' and those of the
+    class's own lessons (``classroom.sticker_lookup``; a parent never reads an id, nor "a sticker" for one the
+    kid's page names)."""
+    find = classroom.sticker_lookup(kid_id, cat)
+    return {row["sticker"]: find(row["sticker"]) for row in held}
 
 
 def lesson_title(cat, kid_id: int | None = None):
@@ -123,7 +126,7 @@ def everything(kid: User) -> dict:
     followers = db.session.execute(sa.select(ParentLink, User).join(User, User.id == ParentLink.parent_id)
                                    .where(ParentLink.kid_id == kid.id).order_by(ParentLink.id)).all()
     data = classroom.kid_export(kid)
-    return {"data": data, "followers": followers, "stickers": sticker_names(cat),
+    return {"data": data, "followers": followers, "stickers": sticker_names(cat, kid.id, data["stickers"]),
             "charts": week_charts(weeks.last_weeks(kid.id)), "solved": weeks.solved_ever(kid.id),
             "lesson_title": lesson_title(cat, kid.id), "choice_words": choice_words(cat), "made": utcnow(),
             "zone": daily.classroom_zone().key,
