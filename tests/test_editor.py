@@ -98,6 +98,22 @@ def test_the_proof_page_speaks_chinese(demo, client):
     assert status == "done" and "取胜的第一步" in page and "Winning first moves" not in page
 
 
+@pytest.mark.parametrize("headers, says", [
+    (ZH, "这块棋本来就是死棋"),
+    (EN, "The group is dead already"),
+])
+def test_a_kill_puzzle_whose_group_is_dead_already_is_refused_with_the_reason(demo, client, headers, says):
+    """A book's "White to kill" drawn one stone short (a walk's teacher drew it): Black's corner cannot live even
+    moving first, so every White move would "kill" it. The teacher is told so, not shown a puzzle any tap solves."""
+    teacher_login(client)
+    rows = ["." * 9] * 3 + [".........", ".........", "OOOO.....", "XXXO.....", "..XO.....", "..XO....."]
+    r = client.post("/teach/editor", data={**FORM, "rows": "/".join(rows), "to_play": "white", "goal": "kill",
+                                           "target": "A3"}, headers=headers)
+    status, page = prove(demo, client, r, headers)
+    assert status == "refused" and says in page and "already (white to kill" not in page
+    assert counts(demo)[1] == 0
+
+
 def test_a_puzzle_nobody_can_solve_is_refused_in_the_teachers_language(demo, client):
     teacher_login(client)
     # the mouse on E5 has a friend: black cannot catch it in one go (and nothing else works)
@@ -454,6 +470,7 @@ def test_the_demo_board_opens_only_games_of_the_teachers_own_kids(demo, client):
     ("no first move wins (black to capture E5): the goal cannot be reached", "no-winner"),
     ("the reader ran out of budget on this puzzle (black to capture E5): make it smaller or simpler", "budget"),
     ("this puzzle is won only through a ko (E4): say so with `ko: true`", "ko-only"),
+    ("the group is dead already (white to kill A3): even if its owner plays first, it cannot live", "settled"),
     ("target E5 is an empty point: a target names a stone of the chain", "empty-target"),
     ("`foo` is not a key", None),
 ])

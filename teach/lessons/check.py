@@ -7,7 +7,7 @@ from pathlib import Path as FilePath
 
 from teach.go import Game, IllegalMove
 from teach.go.judge import Goal, GoalError, Judge, Solution
-from teach.go.reading import Limits
+from teach.go.reading import LOSE, BudgetExceeded, Limits
 
 from . import claims, schema
 from .diagram import Position, parse_diagram, position_from_sgf
@@ -278,6 +278,14 @@ class Checker:
         if not winning:
             self.error(path + ("goal",), f"no first move wins ({goal_text}): the goal cannot be reached", key=True)
             return
+        settled = _settled_before_any_move(puzzle)
+        if settled is not None:
+            other = "its owner" if puzzle.goal == "kill" else "the other side"
+            self.error(path + ("goal",), f"the group is {settled} already ({goal_text}): even if {other} plays "
+                                         f"first, it {'cannot live' if settled == 'dead' else 'cannot be killed'}, "
+                                         f"so every move reaches the goal; give the puzzle a group whose fate the "
+                                         f"first move decides", key=True)
+            return
         if puzzle.answers is not None:
             listed = set(puzzle.answers)
             for i, a in enumerate(puzzle.answers):
@@ -416,6 +424,24 @@ class Checker:
             self.error(path + ("answer",), f"answer must be {what}")
         elif answer != computed:
             self.error(path + ("answer",), f"answer {answer!r} is wrong: the engine finds {computed!r}")
+
+
+def _settled_before_any_move(puzzle: Puzzle) -> str | None:
+    """"dead" for a kill puzzle whose group cannot live even with its owner moving first, "alive" for a live
+    puzzle whose group cannot be killed even with the other side moving first: a puzzle any move solves (a book's
+    "White to kill" drawn one stone short, say). None otherwise, and when the reading runs out of budget."""
+    opposite = {"kill": "live", "live": "kill"}.get(puzzle.goal)
+    if opposite is None:
+        return None
+    other = "white" if puzzle.to_play == "black" else "black"
+    game = puzzle.position.game(other)
+    try:
+        result, _move = Judge(game, Goal(opposite, puzzle.targets), PROVE_LIMITS).best(game)
+    except (BudgetExceeded, GoalError):
+        return None
+    if result != LOSE:
+        return None
+    return "dead" if puzzle.goal == "kill" else "alive"
 
 
 def _moves(moves: list[str], most: int = 8) -> str:

@@ -108,6 +108,7 @@ _PROBLEMS = (
     ("budget", re.compile(r"ran out of budget")),
     ("contradicts", re.compile(r"contradicts itself")),
     ("ko-only", re.compile(r"won only through a ko")),
+    ("settled", re.compile(r"the group is (?P<state>dead|alive) already")),
     ("empty-target", re.compile(r"target (?P<point>[A-T]\d+) is an empty point")),
     ("answer-loses", re.compile(r"^answer (?P<point>[A-T]\d+) does not win")),
     ("also-win", re.compile(r"^(?P<points>.+?) also wins? but")),
@@ -124,7 +125,7 @@ _PROBLEMS = (
     ("target-side", re.compile(r"stones of the side (not )?to move$|target must be a chain of the opponent|"
                                r"needs two chains of the (opponent|side to move)")),
 )
-PROOF_CODES = ("no-winner", "budget", "contradicts", "ko-only", "empty-target")
+PROOF_CODES = ("no-winner", "budget", "contradicts", "ko-only", "settled", "empty-target")
 
 
 def problem_code(message: str) -> tuple[str, dict[str, str]] | None:

@@ -28,6 +28,12 @@ def lesson_message(message: str) -> str:
         return _("The reader could not decide this position: change it a little and try again.")
     if code == "ko-only":
         return _("This puzzle can only be won through a ko: kids' puzzles here need a win without one.")
+    if code == "settled" and v["state"] == "dead":
+        return _("The group is dead already: it could not live even if it played first, so every move would "
+                 "“kill” it. Give it more room, or choose another shape.")
+    if code == "settled":
+        return _("The group is alive already: it could not be killed even if the other side played first, so "
+                 "every move would “save” it. Take some of its room away, or choose another shape.")
     if code == "empty-target":
         return _("There is no stone on %(point)s: a target is a stone of the group.", point=v["point"])
     if code == "answer-loses":
