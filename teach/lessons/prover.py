@@ -73,7 +73,7 @@ def prove(request: dict, until: float | None = None) -> dict:
 def prove_whole(lesson, until: float | None = None) -> dict:
     """Each puzzle of a lesson that checked out proven whole, as the curriculum's are (every move a kid can play,
     at every position a kid can reach): ``proofs``, each proof by its puzzle's key, for the web app to answer kids'
-    moves with lookups, and ``unproven``, how many were too big for ``WHOLE_PROOF_SECONDS`` of CPU or for the time
+    moves with lookups, and ``unproven``, how many were too big (``unproven_steps``, their step numbers) for ``WHOLE_PROOF_SECONDS`` of CPU or for the time
     left before ``until`` (what their proofs reached is kept too; the rest is read live as kids play, like the
     curriculum's puzzles too big to prove); ``unwinnable`` when one puzzle, read to the end of its lines, has no
     winning first move."""
@@ -83,7 +83,8 @@ def prove_whole(lesson, until: float | None = None) -> dict:
     from .wholeproof import attach
 
     proofs, unproven, unwinnable = {}, 0, False
-    for puzzle in lesson.puzzles:
+    steps = []  # the steps (numbered from 1, as the teacher's pages number them) of the puzzles too big
+    for number, puzzle in ((i + 1, s) for i, s in enumerate(lesson.steps) if s.kind == "puzzle"):
         left = WHOLE_PROOF_SECONDS if until is None else min(WHOLE_PROOF_SECONDS, until - time.monotonic())
         try:
             whole = left > 0 and attach(puzzle, left, until)
@@ -92,10 +93,11 @@ def prove_whole(lesson, until: float | None = None) -> dict:
             continue
         if not whole:
             unproven += 1
+            steps.append(number)
         proof = puzzle.__dict__.get("proof")  # a whole proof, or the positions a too-big one reached
         if proof is not None:
             proofs[key_of(puzzle)] = proof.to_json()
-    return {"proofs": proofs, "unproven": unproven, "unwinnable": unwinnable}
+    return {"proofs": proofs, "unproven": unproven, "unproven_steps": steps, "unwinnable": unwinnable}
 
 
 def _refused_solution(setup, request: dict) -> dict | None:

@@ -177,7 +177,8 @@ def finish(job_id: int, runner: str, answer: dict, deadline: float) -> str:
         if job is None:  # its teacher was deleted meanwhile
             return "gone"
         found = answer["lesson"]
-        result.update(title=found["title"], unproven=answer.get("unproven", 0))
+        result.update(title=found["title"], unproven=answer.get("unproven", 0),
+                      unproven_steps=answer.get("unproven_steps", []), puzzles=answer.get("puzzles", 0))
         if content.catalog().topic(found["topic"]) is None:
             result.update(problem="topic", topic=found["topic"])
         elif found["id"] in content.catalog().lessons or db.session.scalar(sa.select(TeacherLesson.id).where(
