@@ -817,6 +817,7 @@ def test_of_several_puzzles_the_page_names_the_step_too_big_to_prove_whole(demo,
     status, page = proof_answer(demo, client, r, EN)
     assert status == "done" and 'data-unproven="1"' in page
     assert "The puzzle of step 2 has too many lines" in page
+    assert "<h1>Upload checked and saved</h1>" in page and "Checking an upload" not in page  # no longer checking
 
 
 def test_a_lesson_kept_before_proofs_were_stored_is_read_live(demo, client):
@@ -1018,6 +1019,30 @@ def test_the_whole_class_row_names_the_topics_a_kid_is_on_not_every_topic_of_the
     _play_wrong_then_right(demo, "明明", "cat,fish,moon", "D4")  # a puzzle of the topic's first lesson: begun
     assert "Learning: Atari and capture 0/2" in row("明明") and "finished" not in row("明明")
     assert "nothing started yet" in row("Lily")
+
+
+def test_a_kid_who_finished_only_the_class_s_own_lesson_is_not_shown_as_nothing_started(demo, client):
+    """Tom finished his teacher's own lesson and nothing on the map: the row said "1/85 · nothing started yet"
+    (the count took in the own lesson, the words the map only). The map's column counts the map; the class's own
+    lessons have their own chip."""
+    from teach.models import utcnow
+    from teach.web import content
+
+    teacher_login(client)
+    r = client.post("/teach/lessons", data={"lesson": (io.BytesIO(GOOD_LESSON.encode()), "mine.yaml")},
+                    content_type="multipart/form-data")
+    assert proof_answer(demo, client, r)[0] == "done"
+    publish(demo, client)
+    with demo.app_context():
+        db.session.add(LessonProgress(kid_id=kid_id(demo, "Tom"), lesson_id="my-own", step=0, stars=3,
+                                      finished_at=utcnow()))
+        db.session.commit()
+    page = client.get(f"/teach/classes/{demo_class(demo)}/dashboard", headers=EN).get_data(as_text=True)
+    tom = re.search(rf'<tr class="kid-summary" data-kid="{kid_id(demo, "Tom")}".*?</tr>', page, re.S).group(0)
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", tom))
+    with demo.app_context():
+        on_map = len(content.ordered_lessons())
+    assert f" 0/{on_map} " in text and "📌 Our own lessons 1/1" in text and "nothing started yet" not in text
 
 
 def test_topics_under_way_count_finished_topics_and_list_only_those_begun():

@@ -51,6 +51,7 @@ def _dashboard_data(group: Group) -> dict:
     topics = [(t, [l for l in lessons if l.topic == t.id]) for t in cat.topics]
     topics = [(t, ls) for t, ls in topics if ls]
     map_topics = list(topics)  # the map's units: what "topics finished" counts
+    map_lessons = list(lessons)
     if own:  # the class's own lessons, published to it, first: the teacher's own homework needs no scrolling
         topics.insert(0, (OwnTopic(_("Our own lessons")), list(own.values())))
         lessons = [*own.values(), *lessons]
@@ -82,7 +83,10 @@ def _dashboard_data(group: Group) -> dict:
         finished = {lid for lid, c in mine.items() if c.finished}
         summary.append({
             "kid": k,
-            "finished": sum(1 for c in on_map if c.finished),
+            # the map's lessons, as the column says; the class's own are counted apart ("own")
+            "finished": sum(1 for l in map_lessons if l.id in finished),
+            "own": (sum(1 for lid in own if lid in finished), len(own),
+                    any(lid in mine and mine[lid].started for lid in own)),
             "stars": sum(c.stars for c in on_map),
             "homework_done": sum(1 for lid in homework_of[kid_id] if lid in finished),
             "homework": len(homework_of[kid_id]),
@@ -102,7 +106,8 @@ def _dashboard_data(group: Group) -> dict:
     started = {lid for (_kid, lid), c in grid.cells.items() if c.attempts}
     puzzles = {l.id: [i for i, s in enumerate(l.steps) if s.kind in MAPPED] if l.id in started else []
                for l in lessons}
-    return {"kids": kids, "lessons": lessons, "topics": topics, "rows": rows, "summary": summary,
+    return {"kids": kids, "lessons": lessons, "map_lessons": map_lessons, "topics": topics, "rows": rows,
+            "summary": summary,
             "overdue": overdue, "stuck": stuck, "assigned": assigned, "puzzles": puzzles,
             "practice": _practice_progress(group, kids, assignments), "minutes": timing.minutes}
 
