@@ -586,14 +586,25 @@ def test_a_kid_s_practice_tries_are_named_as_the_practice_set_not_as_a_lesson_th
     assert "Practice: " in tries and "level 1 #4" in tries and "no longer there" not in tries
 
 
+@pytest.mark.parametrize("text, named", [
+    ("黑先吃掉白子", True), ("白先活", True), ("White to play and live", True), ("Black plays first: catch it", True),
+    ("抓住小老鼠！", False), ("Catch the mouse on the edge!", False), ("The black stones are in danger", False),
+])
+def test_a_sheet_says_who_plays_first_once(text, named):
+    """A puzzle whose own words say who plays first gets only the stone before them: the sheet printed
+    "⚪ 白先 · 白先，…" (a walk's teacher)."""
+    from teach.web.teacher.worksheets import names_side
+
+    assert names_side(text) is named
+
+
 def test_worksheet_prints_puzzles_with_an_answer_key(demo, client):
     teacher_login(client)
     assert "web-second:0" in client.get("/teach/worksheet").get_data(as_text=True)
     page = client.get("/teach/worksheet?p=web-first:1&p=web-second:0", headers=EN).get_data(as_text=True)
     assert page.count('class="sheet-puzzle"') == 2 and "Answer key" in page and "print.css" in page
     # on paper there is no stone beside the words: each puzzle says who plays first
-    assert re.findall(r'class="sheet-first">([^<]*)<', page) == ["⚫ Black plays first"] * 2
-    assert "Black plays first</span> · " in page  # set apart from the puzzle's words
+    assert re.findall(r'class="sheet-first">([^<]*)<', page) == ["⚫ Black plays first ·"] * 2
     answers = re.findall(r'data-answers="([^"]*)"', page)
     assert answers[0] == "E4" and answers[1]  # the second puzzle lists no answers: the reader found them
     assert client.get("/teach/worksheet?p=web-first:0").status_code == 404

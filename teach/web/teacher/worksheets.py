@@ -3,6 +3,8 @@ own page. Each puzzle is numbered once, by the sheet (the lists are not numbered
 
 from __future__ import annotations
 
+import re
+
 import sqlalchemy as sa
 from flask import abort, g, render_template, request
 from flask_babel import gettext as _
@@ -57,6 +59,15 @@ def _picture(puzzle):
                         labels=puzzle.position.label_points)
 
 
+# how a puzzle's own words say who plays first ("黑先吃掉白子", "White to play and live"): the sheet then does
+# not say it a second time before them
+_SIDE_WORDS = re.compile(r"[黑白]先|[黑白]棋先|\b(black|white) (to play|plays|first|moves first)\b", re.I)
+
+
+def names_side(text: str) -> bool:
+    return bool(_SIDE_WORDS.search(text or ""))
+
+
 @bp.get("/worksheet")
 @teacher_required
 def worksheet():
@@ -78,7 +89,8 @@ def worksheet():
     sheet = []
     for n, key in enumerate(chosen, 1):
         lesson, i, s = by_key[key]
-        sheet.append({"n": n, "key": key, "lesson": lesson, "puzzle": s, "answers": _answers(s), "board": _picture(s)})
+        sheet.append({"n": n, "key": key, "lesson": lesson, "puzzle": s, "answers": _answers(s), "board": _picture(s),
+                      "names_side": names_side(s.text.get(g.lang) if s.text else "")})
     return render_template("teacher/worksheet.html", sheet=sheet)
 
 
