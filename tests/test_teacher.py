@@ -379,6 +379,12 @@ def test_dashboard_shows_progress_stuck_and_overdue_and_the_mistake_map(demo, cl
     who = re.findall(r'data-move="(\w+)"[^>]*>\s*<h2>[^<]*</h2>\s*<p class="who">([^<]*)</p>', r.get_data(as_text=True))
     assert who == [("D4", "Lily, 明明"), ("F6", "Tom")]
     assert "The computer answers: E4." in r.get_data(as_text=True) and "The answer:" not in r.get_data(as_text=True)
+    # each wrong move's picture marks the point the kids played with its letter, as the big board does
+    pictures = re.findall(r'data-move="(\w+)" data-kids.*?(<svg.*?</svg>)', r.get_data(as_text=True), re.S)
+    assert [move for move, _svg in pictures] == ["D4", "F6"]
+    for move, svg in pictures:
+        point = re.search(rf'<g [^>]*data-point="{move}"[^>]*>.*?</g>', svg, re.S).group(0)
+        assert '<text class="label"' in point, move
     # each kid counted once, by their first try: the three listed under a wrong move are not "right at once"
     tally = re.search(r'data-right-first="(\d+)" data-right-later="(\d+)" data-not-yet="(\d+)"', r.get_data(as_text=True))
     assert tally.groups() == ("1", "3", "0")

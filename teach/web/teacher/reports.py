@@ -289,9 +289,12 @@ def mistakes(class_id: int, lesson_id: str, step: int):
         found.append({"move": move, "label": label, "kids": len(kids), "reply": verdict.reply,
                       "names": sorted(names.get(k, "?") for k in kids),
                       "why": messages.wrong(puzzle, verdict.reason, g.lang) if verdict.result == "wrong" else "",
+                      # the kid's point carries its letter, as on the big board: a stone the reply took leaves
+                      # the point empty, and the picture still shows where the kids played
                       "board": render_board(rows_after(start, [move] + ([verdict.reply]
                                                                                   if verdict.reply else [])),
-                                            lang=g.lang, last=verdict.reply or move)})
+                                            lang=g.lang, last=verdict.reply or move, labels={move: label},
+                                            small_labels=True)})
     board = render_board(start.board_rows(), lang=g.lang, marks=puzzle.marks,
                          labels={m["move"]: m["label"] for m in found}, small_labels=True)
     return render_template("teacher/mistakes.html", group=group, lesson=lesson,
