@@ -707,6 +707,9 @@ def test_kids_of_the_class_play_their_teachers_own_lesson(demo, outsider, client
     r = client.post("/teach/lessons", data={"lesson": (io.BytesIO(own.encode()), "mine.yaml")},
                     content_type="multipart/form-data")
     assert proof_answer(demo, client, r)[0] == "done"
+    # the upload is listed by its lesson's title once saved (every board puzzle read "made on the board")
+    uploads = client.get("/teach/lessons", headers=EN).get_data(as_text=True).split('class="proof-jobs"')[1]
+    assert "“Our lesson”</a> · saved" in uploads.split("</ul>")[0]
     kid = demo.test_client()
     kid.post(f"/kids/CAT234/{kid_id(demo, 'Lily')}", data={"pictures": "star,apple,sun"})
     assert 'href="/learn/my-own"' not in kid.get("/learn/", headers=EN).get_data(as_text=True)  # a draft
