@@ -335,9 +335,11 @@ def test_a_fresh_server_answers_what_a_too_big_proof_reached_with_lookups_and_re
         assert isinstance(judge, ProvenJudge)
         first = judge.judge([], "A2")
         assert first.result == "continue" and judge.judge([], "H8").result == "slow"
-        assert (judge.looked_up, judge.read) == (2, 0)  # the start position: lookups
+        # the start position: lookups, but for a "continue" whose next position the proof does not hold, which is
+        # read live and looked ahead (the proof could not settle it)
+        assert (judge.looked_up, judge.read) == (1, 1)
         assert judge.judge(["A2", first.reply], "B1").result == "correct"
-        assert (judge.looked_up, judge.read) == (2, 1)  # past what the proof reached: read live
+        assert (judge.looked_up, judge.read) == (1, 2)  # past what the proof reached: read live
         assert content.prewarm() == 1  # the rest of it is solved at start-up where asked to
 
 
@@ -567,3 +569,29 @@ def test_no_lesson_puzzle_is_lost_once_its_lines_are_read_to_the_end():
     store = proofstore.read(proofstore.store_path(DEFAULT_DIR))
     lost = [f"{e['lesson']} step {e['step'] + 1}" for e in store.unproven.values() if "no first move wins" in e["why"]]
     assert lost == []
+
+
+def test_a_continue_that_leaves_a_partial_proof_is_looked_ahead_not_taken_on_trust():
+    """A ladder drill's puzzle whose proof stopped early (a practice set's proof has 0.3 s): it held the position
+    after E5 F6 with a loose E7 filed as ``continue`` (answered F7), but not the position after F7. A walk's child
+    was told "Good move!" there, and then every move was "the mouse ran away". The proof holds no line to settle
+    beyond it, so the judge reads the move live and looks ahead, as for a move the proof does not hold."""
+    from teach.go import Game
+    from teach.go.proof import look_ahead
+    from teach.go.reading import Limits
+
+    game = Game.from_sgf("(;SZ[9]AB[gd][ge][ff]AW[fe]PL[B])")  # Black G6 G5 F4, White F5: catch F5
+    judge = Judge(game, Goal("capture", ("F5",)), Limits(nodes=4_000_000, seconds=600))
+    line = ["E5", "F6"]
+    after = judge._replay(line)
+    proof = Proof("partial", complete=False)
+    proof.positions[position_key(after)] = [["continue", None, "F7", 0, "E7"]]  # as a first, hopeful read filed it
+    proven = ProvenJudge(judge, proof)
+    proven.ahead_seconds = None
+    verdict = proven.judge(line, "E7")
+    truth = look_ahead(Judge(game, Goal("capture", ("F5",)), Limits(nodes=4_000_000, seconds=600)), line, "E7")
+    assert (verdict.result, verdict.reply) == (truth.result, truth.reply) == ("wrong", "F7")
+    assert proven.read == 1 and proven.looked_up == 0
+    # a complete proof is taken at its word: every line in it was read to its end (``settle``)
+    proof.complete = True
+    assert ProvenJudge(judge, proof).judge(line, "E7").result == "continue"

@@ -353,7 +353,7 @@ class ProvenJudge:
     def judge(self, moves_so_far: list[str], move: str) -> Verdict:
         if self.proof is not None:
             found = self._stored(moves_so_far, move)
-            if found is not None:
+            if found is not None and not self._beyond(moves_so_far, move, found):
                 self.looked_up += 1
                 return found
         self.read += 1
@@ -364,6 +364,19 @@ class ProvenJudge:
             if len(self._ahead) < self.LINES:
                 self._ahead[key] = hit
         return hit
+
+    def _beyond(self, moves_so_far: list[str], move: str, found: Verdict) -> bool:
+        """A ``continue`` of a proof that could not finish, whose position after the reply the proof does not
+        hold: ``settle`` read the proof's lines to their end, but this one leaves the proof there, so its verdict
+        is the reader's first, over-hopeful word (a loose move in a ladder, "good move" and then nothing works).
+        Such a move is read live and looked ahead, as any move the proof does not hold."""
+        if self.proof is None or self.proof.complete or found.result != "continue" or not found.reply:
+            return False
+        try:
+            after = self.reader._replay(list(moves_so_far) + [move, found.reply])
+        except (GoalError, ValueError):
+            return False
+        return position_key(after) not in self.proof.positions
 
     def _stored(self, moves_so_far: list[str], move: str) -> Verdict | None:
         """The proof's answer, the line's position worked out once per line (kids replay the same few lines)."""
