@@ -313,6 +313,23 @@ def test_a_wrong_move_then_the_right_one_solves_the_missed_capture_once(app, wor
         assert keys and set(keys) == {f"review:{world['missed']}"}
 
 
+# black D5 in atari at D4 (C5, E5 and D6 are white): D4 saves it, anything else lets White take it
+SAVE = {"move_number": 9, "black": ["D5", "G3"], "white": ["C5", "E5", "D6"], "to_play": "black", "goal": "save",
+        "target": "D5", "played": "G4", "answers": ["D4"], "kind": "unsaved-atari", "size": 9}
+
+
+def test_a_wrong_move_on_a_save_retry_says_the_stones_were_caught_as_the_board_shows(app, world):
+    """The computer's answer takes the kid's stone: the words say it was caught, not that it "can be caught now"
+    (a walk's child read that under a board where the stone was already gone)."""
+    with app.app_context():
+        row = _missed(db.session.get(PlayedGame, world["game"]), SAVE)
+        db.session.commit()
+        save_id = row.id
+    wrong = signed_in(app, world["kid"], "en").post(f"/games/missed/{save_id}/move", json={"move": "J9"}).get_json()
+    assert wrong["result"] == "wrong" and wrong["reply"] == "D4"
+    assert wrong["message"] == "Oh no, your stones were caught. Try again!"
+
+
 def test_a_stale_move_in_a_longer_line_gets_the_board_on_record(app, world):
     with app.app_context():
         corner = _missed(db.session.get(PlayedGame, world["game"]), CORNER)

@@ -364,6 +364,12 @@ class RetryPuzzle:
                                              "Oh no, those stones got away! Look where they ran, and try again.",
                                              _target_stones(self.row))}}
 
+    @property
+    def targets(self) -> tuple[str, ...]:
+        """The stones the finding is about: when the computer's answer has taken them, the words say so (as the
+        board shows) instead of "they can be caught now"."""
+        return (self.row.target,) if self.row.target else ()
+
     def start(self) -> Game:
         return position_of(self.row)
 
