@@ -428,3 +428,15 @@ def test_a_practice_set_found_whole_ends_with_the_cup(demo):
     page = client.get("/practice/escape/1/7/done", headers=EN).get_data(as_text=True)
     assert f"{SET_SIZE} of {SET_SIZE} solved" in page and "Every one! You are getting strong." in page
     assert 'data-cheer="all"' in page and '🏆' in page and 'class="confetti"' in page
+
+
+def test_a_practice_page_with_drills_locked_offers_a_new_child_the_placement_test(demo):
+    """A new child who already plays found padlocks on the practice page and no way on: the test the map offers
+    ("I can play Go already") is what opens the drills, so the practice page offers it too, while the map does."""
+    client = demo.test_client()
+    kid_login(demo, client)
+    page = client.get("/practice/", headers=EN).get_data(as_text=True)
+    assert 'class="practice-topic locked"' in page
+    assert 'id="placement-door"' in page and 'href="/placement/"' in page
+    finish_first_lesson(client)  # no longer new to the map: the map stops offering the test, and so does this page
+    assert 'id="placement-door"' not in client.get("/practice/", headers=EN).get_data(as_text=True)

@@ -27,7 +27,7 @@ from teach.lessons.practice.proofs import solved_judge
 from teach.go.proof import Unwinnable
 from teach.lessons import wholeproof
 from teach.lessons.step import build_step
-from teach.models import Attempt, LessonProgress, utcnow
+from teach.models import Attempt, LessonProgress, RankPlacement, utcnow
 from teach.web import classroom, content, kid, messages, milestones, puzzle_help, timing
 from teach.web.access import kid_required
 from teach.web.board import render_board
@@ -166,9 +166,19 @@ def _open_or_403(drill: str) -> None:
 def choose():
     opened = open_drills(current_user.id)
     first = first_lessons()
+    needs = {d: first[DRILL_TOPICS[d]] for d in DRILLS if d not in opened}
     return render_template("kid/practice_choose.html", drills=DRILLS, levels=LEVELS, pictures=drill_pictures(),
                            practice_names=drill_names(g.lang), opened=opened, level_pictures=LEVEL_PICTURES,
-                           needs={d: first[DRILL_TOPICS[d]] for d in DRILLS if d not in opened})
+                           needs=needs, offer_placement=bool(needs) and _new_to_the_map(current_user.id))
+
+
+def _new_to_the_map(kid_id: int) -> bool:
+    """No lesson finished and no placement test taken: the map offers a child who already plays the test ("I can
+    play Go already"), which opens the drills too, so the practice page with drills locked offers it as well."""
+    finished = sa.select(LessonProgress.id).where(LessonProgress.kid_id == kid_id,
+                                                  LessonProgress.finished_at.is_not(None)).limit(1)
+    taken = sa.select(RankPlacement.id).where(RankPlacement.kid_id == kid_id)
+    return db.session.scalar(finished) is None and db.session.scalar(taken) is None
 
 
 @bp.get("/<drill>/<int:level>")
