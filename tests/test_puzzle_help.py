@@ -231,3 +231,23 @@ def test_a_move_too_deep_for_a_request_is_shown_thinking_and_its_verdict_arrives
     assert deeper.reason != "unknown" and (arrived["result"], arrived["reply"]) == (deeper.result, deeper.reply)
     with demo.app_context():
         assert db.session.get(Attempt, attempt).moves[-1]["move"] == "E2"
+
+
+def test_a_move_far_from_the_chase_in_the_middle_of_it_says_the_kid_stopped_chasing(demo):
+    """The edge chase: after A2 (the computer runs to B4), a tap across the board lets the stones go. The words say
+    why (the chase stopped), not only that they ran; a wrong move next to the stones keeps the plain words."""
+    client = demo.test_client()
+    kid_login(demo, client, name="Lily", pictures="star,apple,sun")
+    finish_first_lesson(client)
+    url = "/learn/web-second/0/move"
+    first = client.post(url, json={"move": "A2", "attempt": None, "ply": 0}, headers={"Accept-Language": "en"})
+    first = first.get_json()
+    assert first["result"] == "continue" and first["reply"] == "B4"
+    far = client.post(url, json={"move": "J9", "attempt": first["attempt"], "ply": first["ply"]},
+                      headers={"Accept-Language": "en"}).get_json()
+    assert far["result"] == "wrong" and far["message"] == "You stopped chasing, so it ran away! Keep chasing it, every move."
+    again = client.post(url, json={"move": "A2", "attempt": None, "ply": 0}, headers={"Accept-Language": "zh"}).get_json()
+    near = client.post(url, json={"move": "C5", "attempt": again["attempt"], "ply": again["ply"]},
+                       headers={"Accept-Language": "zh"}).get_json()
+    assert near["result"] == "wrong" and near["reason"] == "escapes" and "停下来不追" not in near["message"]
+    assert "逃" in near["message"]  # the plain words: it ran away

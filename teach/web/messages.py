@@ -50,14 +50,17 @@ def success(puzzle, lang: str, ko: bool = False) -> str:
     return _lesson_text(puzzle.success, lang) or SUCCESS.get(puzzle.goal, SUCCESS["capture"])()
 
 
-def wrong(puzzle, reason: str | None, lang: str, taken: bool = False) -> str:
+def wrong(puzzle, reason: str | None, lang: str, taken: bool = False, stopped: bool = False) -> str:
     """``taken``: the computer's answer has already taken the kid's stones the puzzle is about (the board shows
-    them gone), so the default words say so rather than that they "can be caught"."""
+    them gone), so the default words say so rather than that they "can be caught". ``stopped``: a move far from
+    the chase, in the middle of it: the stones got away because the kid stopped chasing, which the words say."""
     own = puzzle.wrong.get(reason or "") if puzzle.wrong else None
     if _lesson_text(own, lang):
         return _lesson_text(own, lang)
     if taken and reason in ("dies", "captured-you", "loses-race", "cut"):
         return _("Oh no, your stones were caught. Try again!")
+    if stopped and reason == "escapes":
+        return _("You stopped chasing, so it ran away! Keep chasing it, every move.")
     return REASONS.get(reason or "", REASONS["unknown"])()
 
 

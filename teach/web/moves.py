@@ -127,7 +127,8 @@ def judge_move(puzzle, judge, key: str, step: int, data: dict, solved, failed=No
         if failed is not None:
             failed()
         body["message"] = messages.wrong(puzzle, verdict.reason, g.lang,
-                                         taken=bool(verdict.reply) and _taken(boards.start, puzzle, after_reply))
+                                         taken=bool(verdict.reply) and _taken(boards.start, puzzle, after_reply),
+                                         stopped=bool(played) and _away_from_the_chase(judge, played, point))
     else:
         body["message"] = messages.keep_going(verdict.ko)
     if verdict.result == "continue":
@@ -184,6 +185,27 @@ def _taken(start: Game, puzzle, rows: list[str]) -> bool:
         if start.board[index] == start.to_move and rows[size - 1 - index // size][index % size] == ".":
             return True
     return False
+
+
+def _away_from_the_chase(judge, played: list[str], point: str) -> bool:
+    """Is ``point`` more than two points (across or diagonally) from every stone and liberty of the target chains,
+    in the position the line had reached? In the middle of a chase, such a move is no move of it."""
+    try:
+        game = judge._replay(played)
+        p = game.require_point(point)
+    except (GoalError, ValueError):
+        return False
+    size = game.size
+    near = set()
+    for t in getattr(judge, "targets", ()):
+        chain = game.chain_of[t]
+        if chain is not None:
+            near.update(chain.stones)
+            near.update(chain.libs)
+    if not near:
+        return False
+    row, col = divmod(p, size)
+    return all(max(abs(q // size - row), abs(q % size - col)) > 2 for q in near)
 
 
 def _on_board(game: Game, point) -> bool:
