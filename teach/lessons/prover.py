@@ -73,10 +73,10 @@ def prove(request: dict, until: float | None = None) -> dict:
 def prove_whole(lesson, until: float | None = None) -> dict:
     """Each puzzle of a lesson that checked out proven whole, as the curriculum's are (every move a kid can play,
     at every position a kid can reach): ``proofs``, each proof by its puzzle's key, for the web app to answer kids'
-    moves with lookups, and ``unproven``, how many were too big (``unproven_steps``, their step numbers) for ``WHOLE_PROOF_SECONDS`` of CPU or for the time
+    moves with lookups, and ``unproven``, how many were too big for ``WHOLE_PROOF_SECONDS`` of CPU or for the time
     left before ``until`` (what their proofs reached is kept too; the rest is read live as kids play, like the
-    curriculum's puzzles too big to prove); ``unwinnable`` when one puzzle, read to the end of its lines, has no
-    winning first move."""
+    curriculum's puzzles too big to prove), with ``unproven_steps``, their step numbers (from 1); ``unwinnable``
+    when one puzzle, read to the end of its lines, has no winning first move."""
     from teach.go.proof import Unwinnable
 
     from .proofstore import key_of
